@@ -1,0 +1,1 @@
+"""The embedded default model: our own OpenAI-compatible server on llama.cpp."""
