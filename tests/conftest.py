@@ -2,12 +2,50 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
 import pytest
 
-from toolkit.config import ENV_VARS
+from toolkit.config import ENV_VARS, load_settings
+
+if TYPE_CHECKING:
+    from toolkit.local.runner import EmbeddedServer
 
 #: Kept from the outer environment: where the shipped model is assembled (a cache, not config).
 _KEPT = {"TOOLKIT_CACHE_DIR"}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--update-golden`` rewrites tests/golden/*.json from the current tool schemas."""
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        default=False,
+        help="rewrite tests/golden/<tool>.json from `toolkit schema tools --json`",
+    )
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    """Whether this run rewrites the golden files instead of comparing with them."""
+    return bool(request.config.getoption("--update-golden"))
+
+
+@pytest.fixture(scope="session")
+def local_server() -> Iterator[EmbeddedServer]:
+    """The real embedded model behind its OpenAI-compatible server on loopback, one per session.
+
+    Settings come from nothing but ``TOOLKIT_CACHE_DIR`` (no ``.env``, no provider), so this is
+    the shipped model with default settings. Use ``local_server.base_url`` / ``.api_key``.
+    """
+    from toolkit.local.runner import EmbeddedServer
+
+    kept = {name: os.environ[name] for name in _KEPT if name in os.environ}
+    server = EmbeddedServer(load_settings(env_file="", environ=kept)).start()
+    yield server
+    server.stop()
 
 
 @pytest.fixture(autouse=True)

@@ -55,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.handler(args) or 0)
     except ToolkitError as exc:
         console = Console(stderr=True, highlight=False)
-        console.print(Text.assemble(("error: ", "bold red"), str(exc)))
+        console.print(Text.assemble(("error: ", "bold red"), str(exc)), soft_wrap=True)
         return 2
     except KeyboardInterrupt:
         Console(stderr=True).print("interrupted")

@@ -159,9 +159,7 @@ def load_settings(
     values = _read_sources(env_file, os.environ if environ is None else environ)
     choice = values.get("TOOLKIT_PROVIDER", "auto").lower()
     if choice not in {"auto", "local", "remote"}:
-        raise ConfigError(
-            f"TOOLKIT_PROVIDER={choice!r} is not valid; use auto, local or remote."
-        )
+        raise ConfigError(f"TOOLKIT_PROVIDER={choice!r} is not valid; use auto, local or remote.")
     provider, key, base_url = ("local", None, None) if choice == "local" else _remote(values)
     if choice == "remote" and provider == "local":
         raise ConfigError(

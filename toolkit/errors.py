@@ -9,6 +9,7 @@ The tree, split by whose fault it is::
     ├── ModelError                    talking to a chat model
     │   └── EndpointError             unreachable endpoint, non-2xx answer, malformed body
     ├── LocalModelError               the embedded model: weights missing, checksum, corrupt file
+    ├── PromptError                   a chat request the embedded model cannot take (HTTP 400)
     ├── ToolCallError                 the model's fault: a bad call, fed back to the model
     │   ├── UnknownToolError          a tool name that is not bound (lists the valid names)
     │   └── InvalidArgumentsError     arguments that are not JSON or do not fit the schema
@@ -29,6 +30,7 @@ __all__ = [
     "InvalidArgumentsError",
     "LocalModelError",
     "ModelError",
+    "PromptError",
     "TargetError",
     "ToolCallError",
     "ToolDefinitionError",
@@ -76,6 +78,14 @@ class EndpointError(ModelError):
 
 class LocalModelError(ToolkitError):
     """The embedded local model cannot be loaded or served."""
+
+
+class PromptError(ToolkitError):
+    """A chat request cannot become a prompt or a grammar for the embedded model.
+
+    Raised for malformed messages or tools and for a ``tool_choice`` that cannot be met; the
+    message names the field to fix. The embedded server answers it with HTTP 400.
+    """
 
 
 class ToolCallError(ToolkitError):

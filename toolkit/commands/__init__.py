@@ -2,4 +2,9 @@
 
 from __future__ import annotations
 
-COMMAND_MODULES: list = []
+from toolkit.commands import eval as _eval
+from toolkit.commands import lint as _lint
+from toolkit.commands import run as _run
+from toolkit.commands import schema as _schema
+
+COMMAND_MODULES: list = [_run, _eval, _schema, _lint]

@@ -1,0 +1,177 @@
+"""`toolkit schema` and `toolkit lint` as a user runs them: real subprocesses."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+FIXTURES = Path(__file__).parent / "fixtures" / "lint"
+
+
+def _run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    env = {**os.environ, "COLUMNS": "200", "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "toolkit", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=120,
+    )
+
+
+def _clean_error(result: subprocess.CompletedProcess) -> str:
+    """A usage error: exit 2, one line on stderr, no traceback."""
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr + result.stdout
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    return lines[0]
+
+
+# --- lint ------------------------------------------------------------------------------------
+
+
+def test_lint_of_the_example_tools_is_clean() -> None:
+    result = _run("lint", "tools")
+    assert result.returncode == 0, result.stdout
+    assert "No problems found" in result.stdout
+
+
+def test_lint_fixture_directory_reports_every_rule_as_json() -> None:
+    result = _run("lint", str(FIXTURES), "--json")
+    assert result.returncode == 1
+    report = json.loads(result.stdout)
+    codes = {f["code"] for f in report["findings"]}
+    assert codes == {f"TK{n}" for n in range(101, 118)}
+    assert report["errors"] == sum(f["severity"] == "error" for f in report["findings"])
+    assert report["files"] == len(list(FIXTURES.glob("*.py")))
+    first = report["findings"][0]
+    assert set(first) == {"code", "severity", "path", "line", "tool", "message", "fix"}
+
+
+def test_lint_rich_output_names_file_line_code_and_fix() -> None:
+    result = _run("lint", str(FIXTURES / "tk110_returns_no_blank.py"))
+    assert result.returncode == 1
+    assert "tk110_returns_no_blank.py:12" in result.stdout
+    assert "TK110" in result.stdout and "fix:" in result.stdout
+    assert "1 error, 0 warnings in 1 file" in result.stdout
+
+
+def test_warnings_alone_exit_zero_and_select_ignore_filter() -> None:
+    vague = str(FIXTURES / "tk115_vague.py")
+    assert _run("lint", vague).returncode == 0
+    both = [vague, str(FIXTURES / "tk105_not_in_signature.py")]
+    assert _run("lint", *both).returncode == 1
+    ignored = _run("lint", *both, "--ignore", "TK105", "--json")
+    assert ignored.returncode == 0
+    assert {f["code"] for f in json.loads(ignored.stdout)["findings"]} == {"TK115"}
+    selected = _run("lint", *both, "--select", "tk10", "--json")
+    assert {f["code"] for f in json.loads(selected.stdout)["findings"]} == {"TK105"}
+
+
+def test_lint_unknown_select_code_is_a_usage_error() -> None:
+    assert "unknown rule code XX9" in _clean_error(_run("lint", "tools", "--select", "XX9"))
+
+
+def test_lint_lists_its_rules() -> None:
+    result = _run("lint", "--rules")
+    assert result.returncode == 0
+    assert all(f"TK{n}" in result.stdout for n in range(100, 118))
+
+
+def test_lint_nonexistent_target() -> None:
+    line = _clean_error(_run("lint", "no/such/place.py"))
+    assert "no/such/place.py: no such file or directory" in line
+
+
+def test_lint_unknown_module_name() -> None:
+    assert "'nonexistent_module_q'" in _clean_error(_run("lint", "nonexistent_module_q"))
+
+
+def test_lint_file_with_syntax_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("x = 1\ndef f(:\n")
+    assert f"{bad}:2: syntax error" in _clean_error(_run("lint", str(bad)))
+
+
+def test_lint_reads_a_module_that_raises_on_import(tmp_path: Path) -> None:
+    (tmp_path / "boom.py").write_text(
+        "raise RuntimeError('no')\n\n\ndef f(x: int) -> int:\n    return x\n\n\nTOOLS = [f]\n"
+    )
+    result = _run("lint", "boom", "--json", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert [(f["code"], f["line"]) for f in json.loads(result.stdout)["findings"]] == [("TK101", 4)]
+
+
+# --- schema ----------------------------------------------------------------------------------
+
+
+def test_schema_json_of_the_example_tools() -> None:
+    result = _run("schema", "tools", "--json")
+    assert result.returncode == 0, result.stderr
+    schemas = json.loads(result.stdout)
+    names = [s["function"]["name"] for s in schemas]
+    assert "get_weather" in names and "add" in names and len(names) == len(set(names))
+    assert all(s["type"] == "function" for s in schemas)
+
+
+def test_schema_rich_output_shows_every_tool_and_description() -> None:
+    result = _run("schema", "tools")
+    assert result.returncode == 0, result.stderr
+    schemas = json.loads(_run("schema", "tools", "--json").stdout)
+    for schema in schemas:
+        assert schema["function"]["name"] in result.stdout
+    assert "Parameters" in result.stdout and "(none)" not in result.stdout
+
+
+def test_schema_of_one_function_strict() -> None:
+    result = _run("schema", "tools:get_weather", "--json", "--strict")
+    assert result.returncode == 0, result.stderr
+    (schema,) = json.loads(result.stdout)
+    assert schema["function"]["strict"] is True
+    assert schema["function"]["parameters"]["additionalProperties"] is False
+
+
+def test_schema_of_a_file_and_a_plain_function(tmp_path: Path) -> None:
+    path = tmp_path / "mine.py"
+    path.write_text(
+        "def area(width: float, height: float) -> float:\n"
+        '    """Compute the area of a rectangle.\n\n    Args:\n'
+        "        width: The width in metres.\n        height: The height in metres.\n"
+        '    """\n    return width * height\n'
+    )
+    result = _run("schema", str(path), "--json")
+    assert result.returncode == 0, result.stderr
+    (schema,) = json.loads(result.stdout)
+    props = schema["function"]["parameters"]["properties"]
+    assert props["width"]["description"] == "The width in metres."
+
+
+@pytest.mark.parametrize("target", ["no_such_tools_module", "missing/tools.py"])
+def test_schema_nonexistent_target(target: str) -> None:
+    assert target in _clean_error(_run("schema", target))
+
+
+def test_schema_file_with_syntax_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad_tools.py"
+    bad.write_text("from x import (\n")
+    assert "bad_tools.py:1: syntax error" in _clean_error(_run("schema", str(bad)))
+
+
+def test_schema_module_raising_on_import(tmp_path: Path) -> None:
+    (tmp_path / "raises_tools.py").write_text("raise ValueError('bad config')\n")
+    line = _clean_error(_run("schema", "raises_tools", cwd=tmp_path))
+    assert line == "error: importing raises_tools failed: ValueError: bad config"
+
+
+def test_schema_of_a_tool_file_broken_by_a_pitfall_points_to_lint() -> None:
+    line = _clean_error(_run("schema", str(FIXTURES / "tk105_not_in_signature.py")))
+    assert "Arg country in docstring not found in function signature" in line

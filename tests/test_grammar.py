@@ -1,0 +1,481 @@
+"""GBNF grammars from tool schemas, checked with llama.cpp's own grammar engine.
+
+Every grammar is compiled by llama.cpp against the shipped model's vocabulary. Sample strings
+are fed to the grammar sampler token by token, and random walks (uniform choices among the
+tokens the grammar allows: an adversarial "model") check that whatever a constrained model
+emits parses into calls whose arguments validate against their tool's JSON schema.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import io
+import json
+import os
+import random
+from pathlib import Path
+
+import jsonschema
+import llama_cpp
+import pytest
+from rich.console import Console
+
+from toolkit.config import Settings
+from toolkit.errors import PromptError
+from toolkit.local.grammar import build_grammar, calls_grammar, text_grammar
+from toolkit.local.parser import parse_tool_calls
+from toolkit.local.weights import resolve_model_path
+
+
+def _tool(name: str, parameters: dict | None, description: str = "") -> dict:
+    function = {"name": name, "description": description}
+    if parameters is not None:
+        function["parameters"] = parameters
+    return {"type": "function", "function": function}
+
+
+GET_WEATHER = _tool(
+    "get_weather",
+    {
+        "type": "object",
+        "properties": {
+            "city": {"type": "string", "description": "城市名称"},
+            "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+        },
+        "required": ["city"],
+    },
+)
+ADD = _tool(
+    "add",
+    {
+        "type": "object",
+        "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+        "required": ["a", "b"],
+    },
+)
+NOW = _tool("now", {"type": "object", "properties": {}})
+#: The JSON-schema features LangChain and pydantic emit, in one tool.
+SEARCH = _tool(
+    "search",
+    {
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "description": "Text to look for."},
+            "limit": {"type": "integer", "default": 10, "minimum": 1},
+            "offset": {"type": "integer", "minimum": 0},
+            "ratio": {"type": "number"},
+            "tags": {"type": "array", "items": {"enum": ["a", "b"]}, "maxItems": 2},
+            "owner": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
+            "filters": {
+                "type": "object",
+                "properties": {"field": {"type": "string"}, "op": {"enum": ["eq", "ne"]}},
+                "required": ["field", "op"],
+            },
+            "meta": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "extra": {},
+            "untyped": {"description": "anything at all"},
+            "flag": {"type": "boolean"},
+            "kind": {"type": ["string", "integer"]},
+            "point": {"$ref": "#/$defs/Point"},
+            "box": {
+                "allOf": [
+                    {"properties": {"x": {"type": "number"}}, "required": ["x"]},
+                    {"properties": {"w": {"type": "number"}}},
+                ]
+            },
+            "pair": {"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}]},
+            "code": {"type": "string", "minLength": 1, "maxLength": 3},
+            "mode": {"const": "fast"},
+        },
+        "required": ["query", "filters"],
+        "$defs": {
+            "Point": {
+                "type": "object",
+                "properties": {"x": {"type": "number"}, "y": {"type": "number"}},
+                "required": ["x", "y"],
+            }
+        },
+    },
+)
+TREE = _tool(
+    "plant",
+    {
+        "type": "object",
+        "properties": {"tree": {"$ref": "#/$defs/Node"}},
+        "required": ["tree"],
+        "$defs": {
+            "Node": {
+                "type": "object",
+                "properties": {
+                    "label": {"type": "string", "maxLength": 2},
+                    "kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}, "maxItems": 2},
+                },
+                "required": ["label"],
+            }
+        },
+    },
+)
+OPEN = _tool(
+    "configure",
+    {"type": "object", "properties": {"name": {"type": "string"}}, "additionalProperties": True},
+)
+NO_PARAMS = _tool("ping", None)
+TOOLS = [GET_WEATHER, ADD, NOW, SEARCH, TREE, OPEN, NO_PARAMS]
+
+
+def _closed(schema, close: bool = True):
+    """The schema with objects closed the way the grammar closes them (for validation)."""
+    if isinstance(schema, list):
+        return [_closed(s, close) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: _closed(v, k != "allOf") for k, v in schema.items()}
+    if close and "properties" in out and "additionalProperties" not in out:
+        out["additionalProperties"] = False
+    return out
+
+
+SCHEMAS = {
+    t["function"]["name"]: _closed(
+        t["function"].get("parameters", {"type": "object", "properties": {}})
+    )
+    for t in TOOLS
+}
+
+WEATHER_CALL = (
+    '<tool_call>\n{"name": "get_weather", "arguments": {"city": "西安", "unit": "celsius"}}\n'
+    "</tool_call>"
+)
+ADD_CALL = '<tool_call>\n{"name": "add", "arguments": {"a": 17, "b": 25}}\n</tool_call>'
+
+
+class GrammarEngine:
+    """llama.cpp's grammar sampler over the shipped model's vocabulary."""
+
+    def __init__(self, model: llama_cpp.Llama) -> None:
+        self.model = model
+        self.vocab = model._model.vocab
+        self.eos = model.token_eos()
+        self.open, self.close = (self.tokens(t)[0] for t in ("<tool_call>", "</tool_call>"))
+        words = (
+            [chr(c) for c in range(32, 127)]
+            + list("\n\t北京西安é😀")
+            + [
+                '": "',
+                '", "',
+                '"}',
+                '"}}',
+                "}}\n",
+                '{"',
+                "get_weather",
+                "celsius",
+            ]
+        )
+        found = {t for w in words for t in self.tokens(w)}
+        self.candidates = sorted(found | {self.open, self.close, self.eos})
+        closers = ('"', "}", "]", "\n")
+        self.closing = {t for t in self.candidates if any(c in self.piece(t) for c in closers)} | {
+            self.open,
+            self.close,
+            self.eos,
+        }
+
+    def tokens(self, text: str) -> list[int]:
+        return self.model.tokenize(text.encode(), add_bos=False, special=True)
+
+    def piece(self, token: int) -> str:
+        return self.model.detokenize([token], special=True).decode("utf-8", "replace")
+
+    def sampler(self, grammar: str):
+        return llama_cpp.llama_sampler_init_grammar(self.vocab, grammar.encode(), b"root")
+
+    def allowed(self, sampler, tokens: list[int]) -> list[int]:
+        data = (llama_cpp.llama_token_data * len(tokens))(
+            *(llama_cpp.llama_token_data(t, 0.0, 0.0) for t in tokens)
+        )
+        array = llama_cpp.llama_token_data_array(data, len(tokens), -1, False)
+        llama_cpp.llama_sampler_apply(sampler, ctypes.byref(array))
+        return [data[i].id for i in range(len(tokens)) if data[i].logit != float("-inf")]
+
+    def accepts(self, grammar: str, text: str) -> bool:
+        """Whether the grammar lets a model emit exactly ``text`` and then stop."""
+        sampler = self.sampler(grammar)
+        assert sampler, "grammar does not compile"
+        try:
+            for token in [*self.tokens(text), self.eos]:
+                if not self.allowed(sampler, [token]):
+                    return False
+                if token != self.eos:
+                    llama_cpp.llama_sampler_accept(sampler, token)
+            return True
+        finally:
+            llama_cpp.llama_sampler_free(sampler)
+
+    def walk(self, grammar: str, rng: random.Random, steps: int = 500) -> str | None:
+        """Emit random grammar-allowed tokens until the end; ``None`` if it runs too long."""
+        sampler = self.sampler(grammar)
+        assert sampler, "grammar does not compile"
+        out: list[int] = []
+        try:
+            for _ in range(steps):
+                allowed = self.allowed(sampler, self.candidates)
+                assert allowed, f"grammar dead end after {self.model.detokenize(out)!r}"
+                closing = [t for t in allowed if t in self.closing]
+                token = rng.choice(closing if closing and rng.random() < 0.5 else allowed)
+                if token == self.eos:
+                    return self.model.detokenize(out, special=True).decode("utf-8")
+                llama_cpp.llama_sampler_accept(sampler, token)
+                out.append(token)
+            return None
+        finally:
+            llama_cpp.llama_sampler_free(sampler)
+
+
+@pytest.fixture(scope="module")
+def engine() -> GrammarEngine:
+    cache = os.environ.get("TOOLKIT_CACHE_DIR")
+    settings = Settings(cache_dir=Path(cache)) if cache else Settings()
+    path = resolve_model_path(settings, console=Console(file=io.StringIO()))
+    return GrammarEngine(llama_cpp.Llama(model_path=str(path), vocab_only=True, verbose=False))
+
+
+def _all_forms() -> dict[str, str]:
+    return {
+        "auto": build_grammar(TOOLS),
+        "auto-single": build_grammar(TOOLS, "auto", parallel_tool_calls=False),
+        "required": build_grammar(TOOLS, "required"),
+        "required-single": build_grammar(TOOLS, "required", parallel_tool_calls=False),
+        "named": build_grammar(TOOLS, {"type": "function", "function": {"name": "search"}}),
+        "named-bare": build_grammar(TOOLS, "plant"),
+        "none": build_grammar(TOOLS, "none"),
+        "text": text_grammar(),
+        "text-any-start": text_grammar(plain_start=False),
+        "auto-any-start": build_grammar(TOOLS, plain_start=False),
+        "two-or-three": calls_grammar(TOOLS, min_calls=2, max_calls=3),
+    }
+
+
+def test_every_grammar_form_compiles_in_llama_cpp(engine):
+    for form, grammar in _all_forms().items():
+        sampler = engine.sampler(grammar)
+        assert sampler, f"{form} grammar does not compile:\n{grammar}"
+        llama_cpp.llama_sampler_free(sampler)
+    assert not engine.sampler("root ::= undefined-rule")  # the check above can fail
+
+
+def test_llama_cpp_wrapper_takes_the_grammar_text():
+    grammar = build_grammar(TOOLS)
+    assert llama_cpp.LlamaGrammar.from_string(grammar)._grammar == grammar
+
+
+@pytest.mark.parametrize(
+    ("choice", "parallel", "text", "ok"),
+    [
+        ("auto", True, WEATHER_CALL, True),
+        ("auto", True, WEATHER_CALL + "\n" + ADD_CALL, True),
+        ("auto", True, "Hello! I am Qwen, a helpful assistant.", True),
+        ("auto", True, "", True),
+        ("auto", True, "I will call <tool_call> now", False),
+        ("auto", True, WEATHER_CALL + "\nThe weather is fine.", False),
+        ("auto", True, "Sure.\n" + WEATHER_CALL, False),
+        ("auto", False, WEATHER_CALL + "\n" + ADD_CALL, False),
+        ("required", True, "Hello!", False),
+        ("required", True, "", False),
+        ("required", True, ADD_CALL + "\n" + ADD_CALL + "\n" + ADD_CALL, True),
+        ("required", False, ADD_CALL, True),
+        ("required", False, ADD_CALL + "\n" + ADD_CALL, False),
+        ("none", True, "Plain words, < and <tool and tool_call> are fine. 北京", True),
+        ("none", True, WEATHER_CALL, False),
+        ("none", True, "x<<tool_call>", False),
+        ("add", True, ADD_CALL, True),
+        ("add", True, WEATHER_CALL, False),
+        ({"type": "function", "function": {"name": "get_weather"}}, True, WEATHER_CALL, True),
+        ({"type": "function", "name": "get_weather"}, True, ADD_CALL, False),
+        # Text may not begin like a JSON or fenced call: calls go through <tool_call> blocks.
+        ("auto", True, '```json\n{"name": "add", "arguments": {"a": 1, "b": 2}}\n```', False),
+        ("auto", True, '{"name": "add", "arguments": {"a": 1, "b": 2}}', False),
+        ("none", True, '[{"name": "add"}]', False),
+        ("none", True, " leading space", False),
+        ("none", True, 'Here it is: {"a": [1]} and ```code```', True),
+        ("none", True, "<b>bold</b>", True),
+    ],
+)
+def test_sample_outputs_are_accepted_or_rejected(engine, choice, parallel, text, ok):
+    assert engine.accepts(build_grammar(TOOLS, choice, parallel), text) is ok
+
+
+@pytest.mark.parametrize(
+    ("arguments", "ok"),
+    [
+        ({"city": "西安"}, True),
+        ({"city": 'Xi\'an "old" \\ town'}, True),
+        ({"unit": "celsius", "city": "西安"}, False),  # schema order is kept
+        ({"unit": "celsius"}, False),  # required property missing
+        ({"city": "西安", "unit": "kelvin"}, False),  # not in the enum
+        ({"city": "西安", "country": "CN"}, False),  # undeclared property
+        ({"city": 3}, False),  # wrong type
+    ],
+)
+def test_arguments_must_fit_the_schema(engine, arguments, ok):
+    body = json.dumps({"name": "get_weather", "arguments": arguments}, ensure_ascii=False)
+    text = f"<tool_call>\n{body}\n</tool_call>"
+    assert engine.accepts(build_grammar([GET_WEATHER], "required"), text) is ok
+
+
+def test_plain_start_can_be_turned_off(engine):
+    fenced = '```json\n{"name": "add", "arguments": {"a": 1, "b": 2}}\n```'
+    assert engine.accepts(build_grammar(TOOLS, "none", plain_start=False), fenced)
+    assert engine.accepts(build_grammar(TOOLS, "auto", plain_start=False), fenced)
+    assert engine.accepts(text_grammar(plain_start=False), " {}")
+    assert not engine.accepts(text_grammar(), " {}")
+
+
+def test_raw_control_characters_in_strings_are_rejected(engine):
+    text = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "a\nb"}}\n</tool_call>'
+    assert not engine.accepts(build_grammar([GET_WEATHER]), text)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "ok"),
+    [
+        ({"query": "q", "filters": {"field": "f", "op": "eq"}}, True),
+        (
+            {
+                "query": "q",
+                "limit": 5,
+                "ratio": -1.5e3,
+                "tags": ["a", "b"],
+                "owner": None,
+                "filters": {"field": "f", "op": "ne"},
+                "meta": {"k": 1, "j": 2},
+                "extra": [1, {"x": None}],
+                "untyped": "s",
+                "flag": False,
+                "kind": 7,
+                "point": {"x": 1, "y": 2.5},
+                "box": {"x": 0, "w": 3},
+                "pair": [1, "one"],
+                "code": "abc",
+                "mode": "fast",
+            },
+            True,
+        ),
+        ({"query": "q", "filters": {"field": "f", "op": "eq"}, "limit": 0}, False),
+        ({"query": "q", "filters": {"field": "f", "op": "eq"}, "offset": -1}, False),
+        ({"query": "q", "filters": {"field": "f", "op": "eq"}, "limit": 1.5}, False),
+        ({"query": "q", "filters": {"field": "f", "op": "eq"}, "tags": ["a", "a", "b"]}, False),
+        ({"query": "q", "filters": {"field": "f", "op": "eq"}, "owner": 3}, False),
+        ({"query": "q", "filters": {"field": "f"}}, False),
+        ({"query": "q", "filters": {"field": "f", "op": "eq"}, "meta": {"k": "v"}}, False),
+        ({"query": "q", "filters": {"field": "f", "op": "eq"}, "point": {"x": 1}}, False),
+        ({"query": "q", "filters": {"field": "f", "op": "eq"}, "box": {"w": 1}}, False),
+        ({"query": "q", "filters": {"field": "f", "op": "eq"}, "code": ""}, False),
+        ({"query": "q", "filters": {"field": "f", "op": "eq"}, "code": "abcd"}, False),
+        ({"query": "q", "filters": {"field": "f", "op": "eq"}, "mode": "slow"}, False),
+    ],
+)
+def test_langchain_schema_features_are_enforced(engine, arguments, ok):
+    body = json.dumps({"name": "search", "arguments": arguments}, ensure_ascii=False)
+    text = f"<tool_call>\n{body}\n</tool_call>"
+    assert engine.accepts(build_grammar([SEARCH], "required"), text) is ok
+    if ok:
+        jsonschema.validate(arguments, SCHEMAS["search"])
+
+
+def test_open_objects_and_missing_parameters(engine):
+    grammar = build_grammar([OPEN, NO_PARAMS, NOW], "required")
+    calls = [
+        '{"name": "configure", "arguments": {"name": "x", "depth": 3, "on": true}}',
+        '{"name": "configure", "arguments": {"any": [1]}}',
+        '{"name": "ping", "arguments": {}}',
+        '{"name": "now", "arguments": {}}',
+    ]
+    for body in calls:
+        assert engine.accepts(grammar, f"<tool_call>\n{body}\n</tool_call>"), body
+    bad = '{"name": "now", "arguments": {"x": 1}}'
+    assert not engine.accepts(grammar, f"<tool_call>\n{bad}\n</tool_call>")
+
+
+def test_calls_grammar_counts_and_names(engine):
+    grammar = calls_grammar(TOOLS, names=["add"], min_calls=2, max_calls=3)
+    assert not engine.accepts(grammar, ADD_CALL)
+    assert engine.accepts(grammar, "\n".join([ADD_CALL] * 2))
+    assert engine.accepts(grammar, "\n".join([ADD_CALL] * 3))
+    assert not engine.accepts(grammar, "\n".join([ADD_CALL] * 4))
+    assert not engine.accepts(grammar, ADD_CALL + "\n" + WEATHER_CALL)
+
+
+@pytest.mark.parametrize(
+    ("choice", "parallel", "names", "least", "most"),
+    [
+        ("required", True, None, 1, None),
+        ("required", False, None, 1, 1),
+        ("search", True, {"search"}, 1, None),
+        ("plant", False, {"plant"}, 1, 1),
+        ("auto", True, None, 0, None),
+        ("none", True, set(), 0, 0),
+    ],
+)
+def test_random_walks_emit_only_schema_valid_calls(engine, choice, parallel, names, least, most):
+    grammar = build_grammar(TOOLS, choice, parallel)
+    rng = random.Random(f"{choice}-{parallel}")
+    finished = [t for t in (engine.walk(grammar, rng) for _ in range(40)) if t is not None]
+    assert len(finished) >= 20
+    seen_calls = 0
+    for text in finished:
+        parsed = parse_tool_calls(text, lenient=False)
+        if parsed.tool_calls:
+            assert parsed.content is None, text
+        else:
+            assert "<tool_call>" not in text
+        assert least <= len(parsed.tool_calls) <= (most if most is not None else 99), text
+        for call in parsed.tool_calls:
+            name = call["function"]["name"]
+            assert names is None or name in names
+            jsonschema.validate(json.loads(call["function"]["arguments"]), SCHEMAS[name])
+            seen_calls += 1
+    assert (seen_calls > 0) is (most != 0)
+
+
+def test_no_tools_means_no_grammar():
+    assert build_grammar(None) is None
+    assert build_grammar([], "none") is None
+    assert build_grammar([], None) is None
+
+
+@pytest.mark.parametrize(
+    ("tools", "choice", "fragment"),
+    [
+        ([], "required", "needs tools"),
+        (None, {"type": "function", "function": {"name": "add"}}, "needs tools"),
+        ([ADD], "subtract", "choose one of: add"),
+        ([ADD], {"type": "function", "function": {"name": "x"}}, "'x'"),
+        ([ADD], 42, "tool_choice must be"),
+        ([{"type": "function", "function": {"description": "nameless"}}], "auto", "tools[0]"),
+        ([_tool("f", {"type": "object"}), {"function": "x"}], "auto", "tools[1]"),
+        ([{"type": "function", "function": {"name": "f", "parameters": "x"}}], "auto", "(f)"),
+    ],
+)
+def test_bad_requests_raise_a_prompt_error(tools, choice, fragment):
+    with pytest.raises(PromptError) as caught:
+        build_grammar(tools, choice)
+    assert fragment in str(caught.value)
+
+
+def test_impossible_call_counts_are_refused():
+    with pytest.raises(PromptError):
+        calls_grammar([ADD], min_calls=0)
+    with pytest.raises(PromptError):
+        calls_grammar([ADD], min_calls=3, max_calls=2)
+
+
+def test_alternative_tool_choice_spellings():
+    assert build_grammar([ADD], "any") == build_grammar([ADD], "required")
+    assert build_grammar([ADD], {"type": "required"}) == build_grammar([ADD], "required")
+    assert build_grammar([ADD], None) == build_grammar([ADD], "auto")
+    assert build_grammar([ADD], {"type": "function", "name": "add"}) == build_grammar([ADD], "add")
+
+
+def test_grammar_is_deterministic_text():
+    assert build_grammar(TOOLS) == build_grammar(TOOLS)
+    assert build_grammar(TOOLS).startswith("root ::= ")

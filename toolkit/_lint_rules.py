@@ -1,0 +1,405 @@
+"""The linter's rules, as pure functions over a :class:`~toolkit._lint_spec.ToolSpec`.
+
+:func:`check_spec` replays LangChain on one tool (how its docstring is parsed, which parameters
+it hides) and returns a :class:`~toolkit._lint_spec.Finding` for every way the schema the model
+sees is degraded; :func:`check_duplicates` compares tools bound together.
+"""
+
+from __future__ import annotations
+
+import re
+
+from toolkit._lint_docstring import (
+    ParsedDoc,
+    clean_docstring,
+    documented_names,
+    header_kind,
+    parse_docstring,
+    vagueness,
+)
+from toolkit._lint_spec import RULES, Finding, Param, ToolSpec
+from toolkit._lint_structure import INVALID_DOCSTRING, preview, structure_issues
+
+__all__ = ["check_duplicates", "check_spec"]
+
+_NAME_PATTERN = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+_NOT_REQUIRING_ARGS = frozenset({"run_manager", "callbacks", "runtime"})
+
+
+def _finding(
+    spec: ToolSpec, code: str, line: int, message: str, fix: str, severity: str = ""
+) -> Finding:
+    return Finding(
+        code=code,
+        severity=severity or RULES[code].severity,
+        path=spec.path,
+        line=line,
+        tool=spec.name or spec.function,
+        message=message,
+        fix=fix,
+    )
+
+
+def _raises_invalid(spec: ToolSpec, doc: ParsedDoc | None) -> bool:
+    """LangChain's ``error_on_invalid_docstring`` check, replayed."""
+    if not (spec.parse and spec.raise_invalid and spec.infer_params):
+        return False
+    if doc is None:
+        return True
+    needs_args = any(
+        p.annotation is not None and p.name not in _NOT_REQUIRING_ARGS for p in spec.params
+    )
+    return needs_args and (len(doc.blocks) < 2 or not doc.args_after_first_block)
+
+
+def _check_docstring_presence(spec: ToolSpec, doc: ParsedDoc | None, line: int) -> list:
+    if spec.description_given:
+        return []
+    fix = (
+        "Write a docstring: a one-line summary of what the tool does, a blank line, then "
+        "`Args:` with one `name: description` line per parameter."
+    )
+    if doc is None:
+        if not spec.params_known:
+            return []
+        if not spec.parse:
+            seen = (
+                "LangChain raises ValueError('Function must have a docstring if description "
+                "not provided.') when it builds the tool"
+            )
+        elif spec.raise_invalid:
+            seen = INVALID_DOCSTRING
+        else:
+            seen = "the model sees an empty tool description"
+        return [_finding(spec, "TK101", spec.line, f"No docstring: {seen}.", fix)]
+    if spec.parse and spec.params_known and not doc.description:
+        seen = (
+            INVALID_DOCSTRING
+            if _raises_invalid(spec, doc)
+            else "the model sees an empty description"
+        )
+        msg = f"The docstring has no summary before `Args:`: {seen}."
+        return [_finding(spec, "TK101", line, msg, fix)]
+    return []
+
+
+def _summary(spec: ToolSpec, doc: ParsedDoc | None) -> str | None:
+    if spec.description is not None:
+        return spec.description
+    if spec.description_given or doc is None:
+        return None
+    return doc.description if spec.parse else "\n".join(doc.lines)
+
+
+def _check_vague(spec: ToolSpec, doc: ParsedDoc | None, base: int) -> list[Finding]:
+    found = []
+    summary = _summary(spec, doc)
+    if summary and (why := vagueness(summary, spec.name or spec.function)):
+        line = base if spec.description is None else spec.anchor_line
+        found.append(
+            _finding(
+                spec,
+                "TK115",
+                line,
+                f"The tool description {preview(summary)} {why}: the model has little to "
+                "decide when to call it.",
+                "Say what the tool does and when to use it, in a full sentence.",
+            )
+        )
+    params = {p.name: p for p in spec.params if p.hidden is None}
+    entries = doc.entries if (doc is not None and spec.parse) else ()
+    described = set()
+    for entry in entries:
+        if entry.name in params and entry.name not in described:
+            described.add(entry.name)
+            if why := vagueness(entry.description, entry.name):
+                found.append(
+                    _vague_param(spec, entry.name, entry.description, why, base + entry.line)
+                )
+    for param in params.values():
+        text = param.annotated_description
+        if (
+            param.name not in described
+            and text is not None
+            and (why := vagueness(text, param.name))
+        ):
+            found.append(_vague_param(spec, param.name, text, why, param.line))
+    return found
+
+
+def _vague_param(spec: ToolSpec, name: str, text: str, why: str, line: int) -> Finding:
+    return _finding(
+        spec,
+        "TK115",
+        line,
+        f"The description of `{name}` ({preview(text)}) {why}: the model sees little more "
+        "than the name.",
+        f"Describe `{name}`: its meaning, format and an example value.",
+    )
+
+
+def _check_entries(spec: ToolSpec, doc: ParsedDoc, base: int) -> tuple[list[Finding], set]:
+    """TK105/TK106/TK110/TK111: ``Args:`` entries that are not annotated parameters.
+
+    Returns the findings and the parameters they already account for (TK106 explains the
+    missing annotation, TK111 the missing description).
+    """
+    annotated = {p.name for p in spec.params if p.annotation is not None}
+    if spec.returns_annotated:
+        annotated.add("return")
+    by_name = {p.name: p for p in spec.params}
+    found: list[Finding] = []
+    explained: set[str] = set()
+    seen: set[str] = set()
+    for entry in doc.entries:
+        if entry.name in annotated or entry.name in seen:
+            continue
+        seen.add(entry.name)
+        raised = (
+            f"LangChain raises ValueError('Arg {entry.name} in docstring not found in function "
+            "signature.') when it builds the tool"
+        )
+        line = base + entry.line
+        typed = re.fullmatch(r"(\w+)\((.*)\)", entry.name)
+        if header_kind(entry.raw + ":") == "section":
+            msg = (
+                f"`{entry.raw}:` follows the last argument without a blank line, so LangChain "
+                f"reads it as an argument named `{entry.name}`: {raised}."
+            )
+            fix = f"Put a blank line before `{entry.raw}:`."
+            found.append(_finding(spec, "TK110", line, msg, fix))
+        elif typed and typed.group(1) in by_name:
+            explained.add(typed.group(1))
+            msg = f"`{entry.raw}:` has no space before the type: {raised}."
+            fix = f"Write `{typed.group(1)} ({typed.group(2)}):`."
+            found.append(_finding(spec, "TK111", line, msg, fix))
+        elif entry.name in by_name:
+            explained.add(entry.name)
+            msg = (
+                f"`{entry.name}` is documented but has no type annotation; LangChain only "
+                f"matches documented names against annotated parameters: {raised}."
+            )
+            fix = f"Annotate it, e.g. `{entry.name}: str`."
+            found.append(_finding(spec, "TK106", line, msg, fix))
+        else:
+            names = ", ".join(
+                p.name for p in spec.params if p.hidden is None and not p.name.startswith("_")
+            )
+            stars = entry.name.lstrip("*")
+            hint = f" Write `{stars}:` without stars." if stars != entry.name else ""
+            msg = f"`{entry.name}` is documented but is not a parameter: {raised}."
+            fix = f"Remove it or rename it to a parameter ({names or 'there are none'}).{hint}"
+            found.append(_finding(spec, "TK105", line, msg, fix))
+    return found, explained
+
+
+def _type_text(param: Param) -> str:
+    return f" ({param.annotation})" if param.annotation else ""
+
+
+def _check_params(
+    spec: ToolSpec, doc: ParsedDoc | None, base: int, covered: set[int], explained: set
+) -> list[Finding]:
+    """TK104, TK107, TK108, TK109, TK116."""
+    found: list[Finding] = []
+    visible = [p for p in spec.params if p.hidden is None]
+    lines = list(doc.lines) if doc is not None else []
+    if doc is not None and doc.args_block is not None and spec.parse:
+        start = doc.args_block.line
+        lines[start : start + doc.args_block.text.count("\n") + 1] = [""] * (
+            doc.args_block.text.count("\n") + 1
+        )
+    outside = lines
+    elsewhere = documented_names(outside, {p.name for p in visible})
+    descriptions = doc.descriptions if (doc is not None and spec.parse) else {}
+    invalid = _raises_invalid(spec, doc)
+    dropped = [
+        p.name
+        for p in visible
+        if p.name in elsewhere and not p.annotated_description and not p.name.startswith("_")
+    ]
+    if not spec.parse and doc is not None and dropped:
+        found.append(_no_parse_finding(spec, doc, dropped))
+    for param in visible:
+        if param.name.startswith("_") and param.kind == "normal":
+            found.append(_underscore_finding(spec, param))
+            continue
+        if param.mutable_default:
+            found.append(
+                _finding(
+                    spec,
+                    "TK116",
+                    param.line,
+                    f"`{param.name}` defaults to `{param.mutable_default}`: one object shared by "
+                    "every direct call of the function (LangChain's validation copies it, "
+                    "Python calls do not).",
+                    "Default to None (annotate `X | None`) or to an immutable value (a tuple).",
+                )
+            )
+        if param.annotation is None and param.kind == "normal" and param.name not in explained:
+            found.append(_unannotated_finding(spec, param))
+        if param.name in explained or (param.name in ("self", "cls") and not param.annotation):
+            continue
+        if doc is None or param.name in descriptions or param.annotated_description:
+            continue
+        where = elsewhere.get(param.name)
+        if where is not None and (not spec.parse or where in covered):
+            continue
+        found.append(_undocumented_finding(spec, param, where, base, invalid))
+    return found
+
+
+def _no_parse_finding(spec: ToolSpec, doc: ParsedDoc, names: list[str]) -> Finding:
+    how = (
+        "create_agent/ToolNode wrap a plain function with tool(), without parse_docstring"
+        if spec.origin == "agent tools"
+        else f"{spec.origin} does not parse the docstring"
+    )
+    seen = (
+        "the parameter descriptions in the docstring are never read"
+        if spec.description_given
+        else "the model sees the whole docstring, `Args:` text included, as the tool description"
+    )
+    fix = "Use `@tool(parse_docstring=True)` (or `parse_docstring=True` in from_function)."
+    if doc.args_block is None:
+        fix += " LangChain then reads only an `Args:` header that follows a blank line."
+    documented = ", ".join(f"`{n}`" for n in names)
+    verb = "gets" if len(names) == 1 else "get"
+    msg = f"{how}: {seen}, and {documented} {verb} no description."
+    return _finding(spec, "TK108", spec.anchor_line, msg, fix)
+
+
+def _underscore_finding(spec: ToolSpec, param: Param) -> Finding:
+    if param.has_default:
+        tail, severity = "it always gets its default", "warning"
+    else:
+        tail, severity = "every call fails with a missing argument", "error"
+    return _finding(
+        spec,
+        "TK109",
+        param.line,
+        f"`{param.name}` starts with `_`, so LangChain (pydantic) drops it from the schema: "
+        f"the model never sees it and {tail}.",
+        f"Rename it without the leading underscore, e.g. `{param.name.lstrip('_') or 'value'}`.",
+        severity,
+    )
+
+
+def _unannotated_finding(spec: ToolSpec, param: Param) -> Finding:
+    if param.name in ("self", "cls"):
+        msg = (
+            f"`{param.name}` is shown to the model as a required parameter with schema `{{}}`: "
+            f"{spec.origin} on a method does not bind `{param.name}`."
+        )
+        fix = (
+            "Define the tool as a module-level function, or build it from the bound method: "
+            "`StructuredTool.from_function(obj.method, parse_docstring=True)`."
+        )
+    else:
+        msg = (
+            f"`{param.name}` has no type annotation: the model sees `{param.name}: {{}}`, any type."
+        )
+        fix = f"Annotate it, e.g. `{param.name}: str`."
+    return _finding(spec, "TK107", param.line, msg, fix)
+
+
+def _undocumented_finding(
+    spec: ToolSpec, param: Param, where: int | None, base: int, invalid: bool
+) -> Finding:
+    if invalid:
+        seen = f"{INVALID_DOCSTRING} (the docstring has no `Args:` section)"
+    elif where is not None:
+        seen = (
+            f"it is documented on line {base + where}, outside the `Args:` block LangChain "
+            "reads, so the model sees it without a description"
+        )
+    else:
+        seen = f"the model sees `{param.name}`{_type_text(param)} with no description"
+    if param.annotation and "RunnableConfig" in param.annotation:
+        seen += (
+            "; LangChain hides a config parameter only when it is annotated exactly "
+            "`RunnableConfig`"
+        )
+    return _finding(
+        spec,
+        "TK104",
+        param.line,
+        f"`{param.name}` is not documented: {seen}.",
+        f"Add `{param.name}: <what it means>` under `Args:`.",
+    )
+
+
+def check_spec(spec: ToolSpec) -> list[Finding]:
+    """Replay LangChain on one tool and report what degrades its schema.
+
+    Args:
+        spec: The tool, as collected from source or from a live object.
+
+    Returns:
+        The findings, sorted by line.
+    """
+    found: list[Finding] = []
+    if spec.name is not None and not _NAME_PATTERN.fullmatch(spec.name):
+        found.append(
+            _finding(
+                spec,
+                "TK113",
+                spec.name_line,
+                f"Tool name {spec.name!r} does not match ^[a-zA-Z0-9_-]{{1,64}}$: the OpenAI "
+                "API rejects the whole request (HTTP 400) and other servers may mangle it.",
+                "Use letters, digits, `_` and `-` only, at most 64 characters.",
+            )
+        )
+    doc, base = None, spec.doc_line
+    if spec.docstring is not None and spec.docstring.strip():
+        text, offset = clean_docstring(spec.docstring)
+        doc, base = parse_docstring(text), spec.doc_line + offset
+    found += _check_docstring_presence(spec, doc, base)
+    found += _check_vague(spec, doc, base)
+    if spec.params_known and spec.infer_params:
+        covered: set[int] = set()
+        explained: set[str] = set()
+        if doc is not None and spec.parse:
+            visible = {p.name for p in spec.params if p.hidden is None}
+            issues, covered = structure_issues(
+                doc, invalid=_raises_invalid(spec, doc), params=visible
+            )
+            found += [
+                _finding(spec, i.code, base + i.index, i.message, i.fix, i.severity) for i in issues
+            ]
+            entry_findings, explained = _check_entries(spec, doc, base)
+            found += entry_findings
+        found += _check_params(spec, doc, base, covered, explained)
+    return sorted(found, key=lambda f: (f.line, f.code))
+
+
+def check_duplicates(specs: list[ToolSpec]) -> list[Finding]:
+    """Report tools that share a name with an earlier one.
+
+    Args:
+        specs: Tools bound together (one file, or one package).
+
+    Returns:
+        One TK114 finding for each tool after the first with a given name.
+    """
+    first: dict[str, ToolSpec] = {}
+    found = []
+    for spec in specs:
+        if spec.name is None:
+            continue
+        if spec.name not in first:
+            first[spec.name] = spec
+            continue
+        other = first[spec.name]
+        found.append(
+            _finding(
+                spec,
+                "TK114",
+                spec.name_line,
+                f"Tool name {spec.name!r} is also used at {other.path}:{other.name_line}: the "
+                "model cannot tell the two apart, and a dispatcher keyed by name (ToolNode, "
+                "the toolkit loop) runs only one of them.",
+                "Give each tool a distinct name.",
+            )
+        )
+    return found

@@ -1,0 +1,566 @@
+"""The llama.cpp model behind the embedded server: load once, evaluate, generate, count tokens.
+
+:class:`Engine` wraps one ``llama_cpp.Llama``. It is not thread-safe: the server serialises
+requests with a lock. What it adds to llama.cpp:
+
+* **Next-token log-probabilities** after a prompt (:meth:`Engine.next_token_logprobs`), the
+  input of the tool-versus-text decision; the generation that follows reuses the evaluated
+  prompt (llama.cpp's KV cache keeps the longest common prefix between requests too).
+* **Grammar-constrained decoding** with compiled grammars cached by their text. The sampler
+  first proposes the unconstrained choice and asks the grammar only whether that one token is
+  allowed; the whole vocabulary (152k tokens) is masked only when it is not. This keeps a
+  grammar nearly free when the model already follows it.
+* Greedy decoding at temperature 0, seeded sampling otherwise, stop strings (never split
+  across streamed pieces), UTF-8 pieces that never cut a character, token counts.
+
+On CPUs that advertise AMX, llama.cpp's AMX weight buffers can crash with an illegal
+instruction when the host has not enabled AMX (as in some virtual machines), so the engine loads
+weights without llama.cpp's extra buffer types whenever the build includes AMX code.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import ctypes
+import os
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import llama_cpp
+import llama_cpp.llama_cpp as llama_lib
+import numpy as np
+
+from toolkit.config import Settings
+from toolkit.errors import LocalModelError
+
+__all__ = ["Engine", "Generation", "SamplingOptions", "use_token_references"]
+
+_LOAD_LOCK = threading.Lock()
+#: Tag texts that grammars should match as the model's own special tokens when it has them.
+_MARKERS = ("<tool_call>", "</tool_call>")
+_TOKEN_DATA = np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)], align=True)
+
+
+@dataclass(frozen=True)
+class SamplingOptions:
+    """How to pick tokens.
+
+    Attributes:
+        max_tokens: Most tokens to generate (capped by the context window).
+        temperature: 0 for greedy decoding; above 0 samples with this temperature.
+        top_p: Nucleus sampling mass (only when sampling).
+        seed: Seed of the sampler, for reproducible sampling.
+        stop: Strings that end the generation; they are not part of the text.
+    """
+
+    max_tokens: int = 512
+    temperature: float = 0.0
+    top_p: float = 1.0
+    seed: int | None = None
+    stop: tuple[str, ...] = ()
+
+
+@dataclass
+class Generation:
+    """The outcome of one generation, filled in while its pieces are consumed.
+
+    Attributes:
+        prompt_tokens: Tokens in the prompt.
+        completion_tokens: Tokens generated so far.
+        finish_reason: ``"stop"`` (end of turn or a stop string), ``"length"`` (max_tokens or
+            the context window) or ``None`` while running.
+        text: The text generated so far (without any stop string).
+    """
+
+    prompt_tokens: int
+    completion_tokens: int = 0
+    finish_reason: str | None = None
+    text: str = ""
+    _pieces: Iterator[str] = field(default=iter(()), repr=False)
+
+    def __iter__(self) -> Iterator[str]:
+        return self._pieces
+
+    def consume(self) -> Generation:
+        """Run the generation to its end.
+
+        Returns:
+            The generation itself, finished.
+        """
+        for _ in self._pieces:
+            pass
+        return self
+
+
+class _Grammar:
+    """A compiled llama.cpp grammar, reusable after :meth:`reset`."""
+
+    def __init__(self, vocab: llama_lib.llama_vocab_p, text: str) -> None:
+        self.pointer = llama_lib.llama_sampler_init_grammar(vocab, text.encode(), b"root")
+        if not self.pointer:
+            raise LocalModelError(f"llama.cpp rejected the grammar:\n{text[:2000]}")
+        self._one = np.zeros(1, dtype=_TOKEN_DATA)
+
+    def reset(self) -> None:
+        llama_lib.llama_sampler_reset(self.pointer)
+
+    def accept(self, token: int) -> None:
+        llama_lib.llama_sampler_accept(self.pointer, token)
+
+    def _apply(self, data: np.ndarray) -> None:
+        array = llama_lib.llama_token_data_array(
+            data=data.ctypes.data_as(ctypes.POINTER(llama_lib.llama_token_data)),
+            size=len(data),
+            selected=-1,
+            sorted=False,
+        )
+        llama_lib.llama_sampler_apply(self.pointer, ctypes.byref(array))
+
+    def allows(self, token: int) -> bool:
+        self._one["id"], self._one["logit"], self._one["p"] = token, 0.0, 0.0
+        self._apply(self._one)
+        return bool(np.isfinite(self._one["logit"][0]))
+
+    def mask(self, logits: np.ndarray, scratch: np.ndarray) -> np.ndarray:
+        scratch["logit"] = logits
+        self._apply(scratch)
+        return scratch["logit"]
+
+    def close(self) -> None:
+        if self.pointer:
+            llama_lib.llama_sampler_free(self.pointer)
+            self.pointer = None
+
+
+@contextlib.contextmanager
+def _plain_cpu_buffers() -> Iterator[None]:
+    """Load weights without llama.cpp's extra (AMX / repacked) buffer types."""
+    original = llama_lib.llama_model_default_params
+
+    def params() -> llama_lib.llama_model_params:
+        value = original()
+        value.use_extra_bufts = False
+        return value
+
+    llama_lib.llama_model_default_params = params
+    try:
+        yield
+    finally:
+        llama_lib.llama_model_default_params = original
+
+
+def _build_has_amx() -> bool:
+    return b"AMX_INT8 = 1" in llama_lib.llama_print_system_info()
+
+
+class Engine:
+    """One loaded GGUF model.
+
+    Args:
+        model_path: The GGUF file.
+        n_ctx: Context window in tokens.
+        n_threads: CPU threads; ``None`` uses every core.
+        vocab_only: Load only the vocabulary and metadata (tokenize, chat template), not the
+            weights: fast, but it cannot generate.
+
+    Raises:
+        LocalModelError: The file cannot be loaded (missing, truncated or corrupt).
+    """
+
+    def __init__(
+        self,
+        model_path: str | os.PathLike[str],
+        *,
+        n_ctx: int = 4096,
+        n_threads: int | None = None,
+        vocab_only: bool = False,
+    ) -> None:
+        self.model_path = Path(model_path)
+        threads = n_threads or os.cpu_count() or 1
+        guard = _plain_cpu_buffers() if _build_has_amx() else contextlib.nullcontext()
+        try:
+            with _LOAD_LOCK, guard:
+                self._llm = llama_cpp.Llama(
+                    model_path=str(self.model_path),
+                    n_ctx=n_ctx,
+                    n_threads=threads,
+                    n_threads_batch=threads,
+                    vocab_only=vocab_only,
+                    verbose=False,
+                )
+        except (ValueError, RuntimeError, OSError) as exc:
+            raise LocalModelError(
+                f"llama.cpp cannot load {str(self.model_path)!r} ({exc}); the file is missing, "
+                "truncated or not a supported GGUF model. If it is the shipped model, delete it "
+                "(it is rebuilt from the installed packages); otherwise fix TOOLKIT_MODEL_PATH."
+            ) from exc
+        self._vocab = llama_lib.llama_model_get_vocab(self._llm.model)
+        self.n_vocab = self._llm.n_vocab()
+        self._pieces: dict[int, bytes] = {}
+        self._openers: dict[tuple[bytes, ...], np.ndarray] = {}
+        self._grammars: dict[str, _Grammar] = {}
+        self._scratch = np.zeros(self.n_vocab, dtype=_TOKEN_DATA)
+        self._scratch["id"] = np.arange(self.n_vocab, dtype=np.int32)
+        self._logits: np.ndarray | None = None
+        #: Held by whoever uses the model: it serves one request at a time.
+        self.lock = threading.Lock()
+        self._markers = {m: m for m in _MARKERS if self.token_id(m) is not None}
+
+    @classmethod
+    def from_settings(cls, settings: Settings, model_path: str | os.PathLike[str]) -> Engine:
+        """Load a model with the context size and threads from the settings.
+
+        Args:
+            settings: The resolved settings.
+            model_path: The GGUF file (see :func:`toolkit.local.weights.resolve_model_path`).
+
+        Returns:
+            The loaded engine.
+        """
+        return cls(model_path, n_ctx=settings.n_ctx, n_threads=settings.n_threads)
+
+    @property
+    def n_ctx(self) -> int:
+        """The context window, in tokens."""
+        return self._llm.n_ctx()
+
+    @property
+    def metadata(self) -> dict[str, str]:
+        """The GGUF metadata (string values)."""
+        return dict(self._llm.metadata)
+
+    @property
+    def chat_template(self) -> str | None:
+        """The model's own chat template (``tokenizer.chat_template``), if the file has one."""
+        return self._llm.metadata.get("tokenizer.chat_template") or None
+
+    def tokenize(self, text: str) -> list[int]:
+        """Tokenize prompt text, special tokens (``<|im_start|>``…) included.
+
+        Args:
+            text: The text.
+
+        Returns:
+            The token ids.
+        """
+        return self._llm.tokenize(text.encode("utf-8"), add_bos=True, special=True)
+
+    def count_tokens(self, text: str) -> int:
+        """Count the tokens of a text.
+
+        Args:
+            text: The text.
+
+        Returns:
+            The number of tokens.
+        """
+        return len(self.tokenize(text))
+
+    def token_id(self, text: str) -> int | None:
+        """The id of the single token spelling ``text`` exactly, if there is one.
+
+        Args:
+            text: E.g. ``"<tool_call>"``.
+
+        Returns:
+            The token id, or ``None`` when the text is not one token.
+        """
+        ids = self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=True)
+        return ids[0] if len(ids) == 1 and self.piece(ids[0]) == text.encode() else None
+
+    def piece(self, token: int) -> bytes:
+        """The bytes a token stands for.
+
+        Args:
+            token: A token id.
+
+        Returns:
+            Its bytes (possibly part of a UTF-8 character).
+        """
+        cached = self._pieces.get(token)
+        if cached is None:
+            cached = self._pieces[token] = self._llm.detokenize([token])
+        return cached
+
+    def opening_tokens(self, prefixes: tuple[bytes, ...]) -> np.ndarray:
+        """Ids of the tokens whose text, after leading whitespace, starts with a prefix.
+
+        Args:
+            prefixes: Byte prefixes, e.g. ``(b"```", b"{")``.
+
+        Returns:
+            The matching token ids (computed once per ``prefixes``).
+        """
+        found = self._openers.get(prefixes)
+        if found is None:
+            ids = [i for i in range(self.n_vocab) if self.piece(i).lstrip().startswith(prefixes)]
+            found = self._openers[prefixes] = np.asarray(ids, dtype=np.int64)
+        return found
+
+    def is_end(self, token: int) -> bool:
+        """Whether a token ends the model's turn (end-of-generation).
+
+        Args:
+            token: A token id.
+
+        Returns:
+            True for end-of-generation tokens such as ``<|im_end|>``.
+        """
+        return bool(llama_lib.llama_vocab_is_eog(self._vocab, token))
+
+    def _evaluate(self, tokens: Sequence[int]) -> np.ndarray:
+        llm = self._llm
+        if not tokens:
+            raise LocalModelError("cannot generate from an empty prompt.")
+        if len(tokens) >= self.n_ctx:
+            raise LocalModelError(
+                f"the prompt has {len(tokens)} tokens but the context window is {self.n_ctx}; "
+                "send fewer or shorter messages, or raise TOOLKIT_CONTEXT."
+            )
+        current = llm.input_ids[: llm.n_tokens]
+        limit = min(len(current), len(tokens))
+        differs = np.nonzero(current[:limit] != np.asarray(tokens[:limit]))[0]
+        common = int(differs[0]) if len(differs) else limit
+        if common == len(tokens) == llm.n_tokens and self._logits is not None:
+            return self._logits
+        common = min(common, len(tokens) - 1)  # re-evaluate at least one token for its logits
+        llm.n_tokens = common
+        llm.eval(list(tokens[common:]))
+        return self._read_logits()
+
+    def _read_logits(self) -> np.ndarray:
+        pointer = llama_lib.llama_get_logits_ith(self._llm.ctx, -1)
+        self._logits = np.ctypeslib.as_array(pointer, shape=(self.n_vocab,)).copy()
+        return self._logits
+
+    def next_token_logprobs(self, tokens: Sequence[int]) -> np.ndarray:
+        """Evaluate a prompt and return the log-probabilities of the next token.
+
+        A following :meth:`generate` on the same tokens starts from this evaluation.
+
+        Args:
+            tokens: The prompt tokens.
+
+        Returns:
+            An array of ``n_vocab`` natural-log probabilities.
+
+        Raises:
+            LocalModelError: The prompt does not fit the context window.
+        """
+        logits = self._evaluate(tokens).astype(np.float64)
+        shifted = logits - logits.max()
+        return shifted - np.log(np.exp(shifted).sum())
+
+    def _grammar(self, text: str) -> _Grammar:
+        grammar = self._grammars.get(text)
+        if grammar is None:
+            if len(self._grammars) >= 64:
+                self._grammars.pop(next(iter(self._grammars))).close()
+            adapted = use_token_references(text, self._markers)
+            grammar = self._grammars[text] = _Grammar(self._vocab, adapted)
+        grammar.reset()
+        return grammar
+
+    def generate(
+        self,
+        tokens: Sequence[int],
+        options: SamplingOptions = SamplingOptions(),
+        *,
+        grammar: str | None = None,
+        cancel: threading.Event | None = None,
+        ban_first: np.ndarray | Sequence[int] | None = None,
+    ) -> Generation:
+        """Start generating after a prompt; iterate the result for text pieces.
+
+        Args:
+            tokens: The prompt tokens.
+            options: Sampling options.
+            grammar: GBNF text constraining the output, or ``None``.
+            cancel: Set it to stop early (e.g. the client went away).
+            ban_first: Token ids the first generated token may not be.
+
+        Returns:
+            A :class:`Generation`; iterating it yields text pieces, and its counts and
+            finish reason are final once the iteration ends.
+
+        Raises:
+            LocalModelError: The prompt does not fit the context window, or llama.cpp rejects
+                the grammar.
+        """
+        logits = self._evaluate(tokens)
+        if ban_first is not None and len(ban_first):
+            logits = logits.copy()
+            logits[np.asarray(ban_first, dtype=np.int64)] = -np.inf
+        compiled = self._grammar(grammar) if grammar else None
+        generation = Generation(prompt_tokens=len(tokens))
+        budget = max(0, min(options.max_tokens, self.n_ctx - len(tokens)))
+        generation._pieces = self._run(logits, options, compiled, budget, generation, cancel)
+        return generation
+
+    def _choose(
+        self,
+        logits: np.ndarray,
+        options: SamplingOptions,
+        grammar: _Grammar | None,
+        rng: np.random.Generator,
+    ) -> int:
+        token = self._pick(logits, options, rng)
+        if grammar is None or grammar.allows(token):
+            return token
+        masked = grammar.mask(logits, self._scratch)
+        if not np.isfinite(masked).any():
+            raise LocalModelError("the grammar allows no next token; the grammar is broken.")
+        return self._pick(masked, options, rng)
+
+    @staticmethod
+    def _pick(logits: np.ndarray, options: SamplingOptions, rng: np.random.Generator) -> int:
+        if options.temperature <= 0:
+            return int(np.argmax(logits))
+        scaled = logits.astype(np.float64) / options.temperature
+        scaled -= scaled.max()
+        probs = np.exp(scaled)
+        probs /= probs.sum()
+        if options.top_p < 1.0:
+            order = np.argsort(-probs)
+            keep = order[: int(np.searchsorted(np.cumsum(probs[order]), options.top_p)) + 1]
+            kept = np.zeros_like(probs)
+            kept[keep] = probs[keep]
+            probs = kept / kept.sum()
+        return int(rng.choice(len(probs), p=probs))
+
+    def _run(
+        self,
+        logits: np.ndarray,
+        options: SamplingOptions,
+        grammar: _Grammar | None,
+        budget: int,
+        generation: Generation,
+        cancel: threading.Event | None,
+    ) -> Iterator[str]:
+        rng = np.random.default_rng(options.seed)
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        stops = tuple(s for s in options.stop if s)
+        text, emitted = "", 0
+        generation.finish_reason = "length"
+        while generation.completion_tokens < budget:
+            if cancel is not None and cancel.is_set():
+                generation.finish_reason = "stop"
+                break
+            token = self._choose(logits, options, grammar, rng)
+            if self.is_end(token):
+                generation.finish_reason = "stop"
+                break
+            if grammar is not None:
+                grammar.accept(token)
+            generation.completion_tokens += 1
+            text += decoder.decode(self.piece(token))
+            cut = _find_stop(text, stops, emitted)
+            if cut is not None:
+                text = text[:cut]
+                generation.finish_reason = "stop"
+                decoder = None
+                break
+            safe = len(text) - _held_back(text, stops)
+            if safe > emitted:
+                generation.text = text[:safe]
+                yield text[emitted:safe]
+                emitted = safe
+            if generation.completion_tokens < budget:
+                self._llm.eval([token])
+                logits = self._read_logits()
+        if decoder is not None:
+            text += decoder.decode(b"", final=True)
+        generation.text = text
+        if len(text) > emitted:
+            yield text[emitted:]
+
+    def close(self) -> None:
+        """Free the model and its compiled grammars."""
+        for grammar in self._grammars.values():
+            grammar.close()
+        self._grammars.clear()
+        self._llm.close()
+
+
+def _split_literal(body: str, markers: dict[str, str]) -> str:
+    """Split one GBNF string literal (without quotes) around marker texts -> GBNF sequence."""
+    parts: list[str] = []
+    i = start = 0
+    while i < len(body):
+        if body[i] == "\\":
+            i += 2
+            continue
+        hit = next((m for m in markers if body.startswith(m, i)), None)
+        if hit is None:
+            i += 1
+            continue
+        if i > start:
+            parts.append(f'"{body[start:i]}"')
+        parts.append(markers[hit])
+        i = start = i + len(hit)
+    if start < len(body) or not parts:
+        parts.append(f'"{body[start:]}"')
+    return parts[0] if len(parts) == 1 else "(" + " ".join(parts) + ")"
+
+
+def use_token_references(grammar: str, markers: dict[str, str]) -> str:
+    """Make GBNF string literals match marker texts as single special tokens.
+
+    ``"<tool_call>\\n"`` becomes ``(<tool_call> "\\n")``: the model then emits its one
+    ``<tool_call>`` token, as it was trained to, instead of spelling the tag out of ``<`` and
+    ``tool``. Character classes and comments are left alone.
+
+    Args:
+        grammar: GBNF text.
+        markers: Marker text -> GBNF token reference (e.g. ``"<tool_call>"`` ->
+            ``"<tool_call>"``) for markers that are single tokens of the model.
+
+    Returns:
+        The rewritten GBNF text.
+    """
+    if not markers:
+        return grammar
+    out: list[str] = []
+    i = 0
+    while i < len(grammar):
+        char = grammar[i]
+        if char == "#":
+            end = grammar.find("\n", i)
+            end = len(grammar) if end < 0 else end
+        elif char in "[\"":
+            close = "]" if char == "[" else '"'
+            end = i + 1
+            while end < len(grammar) and grammar[end] != close:
+                end += 2 if grammar[end] == "\\" else 1
+            end += 1
+            if char == '"':
+                out.append(_split_literal(grammar[i + 1 : end - 1], markers))
+                i = end
+                continue
+        else:
+            end = i + 1
+        out.append(grammar[i:end])
+        i = end
+    return "".join(out)
+
+
+def _find_stop(text: str, stops: tuple[str, ...], emitted: int) -> int | None:
+    if not stops:
+        return None
+    start = max(0, emitted - max(len(s) for s in stops))
+    found = [i for i in (text.find(s, start) for s in stops) if i >= 0]
+    return min(found) if found else None
+
+
+def _held_back(text: str, stops: tuple[str, ...]) -> int:
+    """How many trailing characters might be the start of a stop string."""
+    best = 0
+    for stop in stops:
+        for size in range(min(len(stop) - 1, len(text)), best, -1):
+            if text.endswith(stop[:size]):
+                best = size
+                break
+    return best

@@ -1,0 +1,6 @@
+"""Test helpers for toolkit users and for the toolkit's own tests: a scripted chat model."""
+
+from toolkit.testing.model import ScriptedCall, ScriptedChatModel, chat_protocol_problems
+from toolkit.testing.server import ScriptedServer
+
+__all__ = ["ScriptedCall", "ScriptedChatModel", "ScriptedServer", "chat_protocol_problems"]

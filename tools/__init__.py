@@ -1,0 +1,51 @@
+"""Example tools, one topic a module, each a LangChain ``@tool(parse_docstring=True)``.
+
+``ALL_TOOLS`` lists every tool in a stable order. The tools are offline and deterministic
+(except the clock). When a tool cannot do what it was asked — an unknown city, a refused
+expression, a path outside the sandbox, a write to the database — it raises
+:class:`~langchain_core.tools.ToolException` with a message that says what to send instead;
+the tool loop turns that into an error ``ToolMessage`` (``status="error"``) for the model.
+"""
+
+from __future__ import annotations
+
+from langchain_core.tools import BaseTool
+
+from tools.calculator import add, calculate
+from tools.clock import add_days, current_time, days_between
+from tools.database import describe_database, make_database_tools, query_database
+from tools.files import make_file_tools, read_file, search_files
+from tools.units import convert_units
+from tools.weather import get_weather
+
+__all__ = [
+    "ALL_TOOLS",
+    "add",
+    "add_days",
+    "calculate",
+    "convert_units",
+    "current_time",
+    "days_between",
+    "describe_database",
+    "get_weather",
+    "make_database_tools",
+    "make_file_tools",
+    "query_database",
+    "read_file",
+    "search_files",
+]
+
+#: Every example tool, in a stable order.
+ALL_TOOLS: list[BaseTool] = [
+    get_weather,
+    add,
+    calculate,
+    current_time,
+    add_days,
+    days_between,
+    convert_units,
+    search_files,
+    read_file,
+    query_database,
+    describe_database,
+]
