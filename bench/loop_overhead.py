@@ -15,6 +15,7 @@ call runs in its own thread). Run: ``python bench/loop_overhead.py``.
 
 from __future__ import annotations
 
+import gc
 import sys
 import time
 from collections.abc import Callable
@@ -125,7 +126,8 @@ def _messages(output: object) -> list[BaseMessage]:
 
 def _time(runs: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
     """Best seconds per run of each contender (as ``timeit`` advises: the fastest run is the one
-    least disturbed by other processes), the contenders taking turns so that load hits all alike.
+    least disturbed by other processes), taking turns in a rotating order so that load hits all
+    alike.
 
     The warm-up run also checks that every contender did the same work (same tool results and
     the same final answer), so that no loop is timed on a shorter run.
@@ -138,11 +140,17 @@ def _time(runs: dict[str, Callable[[], object]], repeats: int) -> dict[str, floa
     if len({repr(outcome) for outcome in outcomes.values()}) != 1:
         raise RuntimeError(f"the loops did different work: {outcomes}")
     samples: dict[str, list[float]] = {name: [] for name in runs}
-    for _ in range(repeats):
-        for name, run in runs.items():
-            start = time.perf_counter()
-            run()
-            samples[name].append(time.perf_counter() - start)
+    names = list(runs)
+    for turn in range(repeats):
+        for name in names[turn % len(names) :] + names[: turn % len(names)]:  # rotate the order
+            gc.collect()
+            gc.disable()  # as timeit does: a collection would bill one loop for all the garbage
+            try:
+                start = time.perf_counter()
+                runs[name]()
+                samples[name].append(time.perf_counter() - start)
+            finally:
+                gc.enable()
     return {name: min(times) for name, times in samples.items()}
 
 

@@ -382,9 +382,9 @@ def test_unknown_tool_and_bad_json_are_fed_back() -> None:
         {
             "role": "tool",
             "tool_call_id": "c2",
-            "content": "Error: the arguments for add are not a JSON object (Expecting property name "
-            "enclosed in double quotes: line 1 column 9 (char 8)). Call add again with a JSON object of: x (integer, required), "
-            "y (integer, required).",
+            "content": "Error: the arguments for add are not a JSON object (Expecting property "
+            "name enclosed in double quotes: line 1 column 9 (char 8)). Call add again with a "
+            "JSON object of: x (integer, required), y (integer, required).",
         },
     ]
     assert server.chat_requests[1].json["messages"][3:5] == history[3:5]
@@ -510,7 +510,9 @@ def test_the_seeds_question_end_to_end_on_the_embedded_model(local_server) -> No
     yielded = [list(history) for history in agent.run({"role": "user", "content": QUESTION})]
     history = agent.history
     assert [len(h) for h in yielded] == list(range(2, len(history) + 1))
-    assert [_shape(m) for m in history[:-1]] == [_shape(m) for m in SEED_HISTORY[:-1]]
+    assert [_shape(m) for m in history[:-1]] == [_shape(m) for m in SEED_HISTORY[:-1]], (
+        "listing 7.12: both weather calls in one reply (parallel), then add, then the answer"
+    )
     assert _shape(history[-1])[:2] == ("assistant", ("content", "role"))
     cities = [json.loads(c["function"]["arguments"])["city"] for c in history[2]["tool_calls"]]
     assert sorted(cities) == ["北京", "西安"]

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -62,6 +63,9 @@ class _Scripted(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), _Handler)
         self.reply = reply
         self.requests: list[dict] = []
+        self.lock = threading.Lock()
+        self.in_flight = 0
+        self.most_in_flight = 0
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -69,8 +73,15 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        self.server.requests.append(body)
-        reply = self.server.reply(body)
+        with self.server.lock:
+            self.server.requests.append(body)
+            self.server.in_flight += 1
+            self.server.most_in_flight = max(self.server.most_in_flight, self.server.in_flight)
+        try:
+            reply = self.server.reply(body)
+        finally:
+            with self.server.lock:
+                self.server.in_flight -= 1
         status = reply.pop("status", 400) if "error" in reply else 200
         payload = json.dumps(reply).encode()
         self.send_response(status)
@@ -85,6 +96,8 @@ class _Handler(BaseHTTPRequestHandler):
 
 def _by_question(body: dict) -> dict:
     question = body["messages"][-1]["content"]
+    if "slow" in question:
+        time.sleep(2.5)
     if "right" in question:
         return _completion(None, [_call("geometry_area", '{"width": 3, "height": 2}')])
     if "wrong" in question:
@@ -250,6 +263,49 @@ def test_a_failed_request_fails_its_case_and_the_run_exits_1(
     failed = report["cases"][1]
     assert "400" in failed["error"] and "context window" in failed["error"]
     assert not failed["passed"] and report["summary"][0]["errors"] == 1
+
+
+def test_a_timeout_fails_only_its_case(scripted: _Scripted, data_dir: Path, tmp_path: Path) -> None:
+    ids = tmp_path / "ids.txt"
+    ids.write_text("simple_python_0\nirrelevance_1\n", encoding="utf-8")
+    slow = [{"role": "user", "content": "the slow right one"}]
+    path = data_dir / "BFCL_v4_simple_python.json"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    rows[0]["question"] = [slow]
+    _write(data_dir, "BFCL_v4_simple_python.json", rows)
+    done = _toolkit(
+        "--data-dir",
+        str(data_dir),
+        "--ids",
+        str(ids),
+        "--timeout",
+        "0.5",
+        "--json",
+        server=scripted,
+    )
+    assert done.returncode == 1, done.stderr
+    first, second = json.loads(done.stdout)["cases"]
+    assert "timed out" in first["error"] and "--timeout" in first["error"]
+    assert second["passed"] and second["error"] is None
+
+
+def test_concurrency_bounds_requests_in_flight_and_keeps_case_order(data_dir: Path) -> None:
+    def slow_text(body: dict) -> dict:
+        time.sleep(0.4)
+        return _completion("No tool fits.", [])
+
+    server = _Scripted(slow_text)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        args = ["--categories", "simple_python", "--limit", "7", "--json"]
+        done = _toolkit(*args, "--concurrency", "3", server=server)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert done.returncode == 0, done.stderr
+    assert server.most_in_flight == 3 and len(server.requests) == 7
+    ids = [case["id"] for case in json.loads(done.stdout)["cases"]]
+    assert ids == [f"simple_python_{n}" for n in range(7)]
 
 
 def test_unreachable_endpoint_is_one_clear_error(data_dir: Path) -> None:

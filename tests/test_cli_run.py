@@ -37,7 +37,7 @@ def seed_replies() -> list[dict]:
 
 
 def toolkit(
-    *args: str, endpoint: ScriptedServer | None, timeout: float = 120
+    *args: str, endpoint: ScriptedServer | None, timeout: float = 120, **env_vars: str
 ) -> subprocess.CompletedProcess:
     env = {
         "PATH": os.environ["PATH"],
@@ -49,6 +49,7 @@ def toolkit(
         env["TOOLKIT_CACHE_DIR"] = os.environ["TOOLKIT_CACHE_DIR"]
     if endpoint is not None:
         env |= {"OPENAI_BASE_URL": endpoint.base_url, "OPENAI_API_KEY": SECRET}
+    env |= env_vars
     return subprocess.run(
         [sys.executable, "-m", "toolkit", *args],
         cwd=ROOT,
@@ -172,7 +173,8 @@ def test_demo_asks_the_seed_question_with_the_example_tools():
 
 
 def test_demo_on_the_embedded_model_answers_11():
-    done = toolkit("demo", "--json", endpoint=None, timeout=600)
+    # nothing configured: the real embedded model answers, over HTTP on loopback
+    done = toolkit("demo", "--json", endpoint=None, timeout=900, TOOLKIT_TIMEOUT="600")
     assert done.returncode == 0, done.stderr[-2000:]
     data = json.loads(done.stdout)
     assert data["status"] == "answered"

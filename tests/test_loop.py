@@ -500,3 +500,18 @@ def test_a_model_that_answers_too_late_gets_a_hint_naming_the_timeout_setting():
     assert isinstance(result.exception, openai.APITimeoutError)
     assert result.hint.startswith("The model did not answer in time: raise TOOLKIT_TIMEOUT")
     assert [m.content for m in result.transcript] == [QUESTION]
+
+
+@pytest.mark.parametrize("use_async", [False, True])
+def test_a_conversation_ending_with_unanswered_calls_gets_them_answered_first(use_async):
+    history = [
+        HumanMessage(QUESTION),
+        ask(tc("get_weather", {"city": "北京"}, "c1"), tc("get_weather", {"city": "西安"}, "c2")),
+        ToolMessage("6 摄氏度", tool_call_id="c1", name="get_weather"),
+    ]
+    model = ScriptedChatModel(["11"])
+    loop = ToolLoop(model, TOOLS)
+    result = asyncio.run(loop.arun(history)) if use_async else loop.run(history)
+    assert result.answer == "11"
+    assert (result.transcript[3].tool_call_id, result.transcript[3].content) == ("c2", "5 摄氏度")
+    assert chat_protocol_problems(model.calls[0].messages) == []

@@ -161,7 +161,9 @@ def test_prompt_shows_what_the_model_reads(client: httpx.Client) -> None:
     assert "<tools>" in prompt and '"name": "get_weather"' in prompt
     assert "Call a function only when" in prompt  # the decision nudge for tool_choice=auto
     assert '{"name": "get_weather", "arguments": {"city": "北京"}}' in prompt
-    merged = "<tool_response>\n6 摄氏度\n</tool_response>\n<tool_response>\n5 摄氏度\n</tool_response>"
+    merged = (
+        "<tool_response>\n6 摄氏度\n</tool_response>\n<tool_response>\n5 摄氏度\n</tool_response>"
+    )
     assert f"<|im_start|>user\n{merged}<|im_end|>" in prompt
     assert prompt.endswith("<|im_start|>assistant\n")
     assert 100 < answer["prompt_tokens"] < len(prompt)

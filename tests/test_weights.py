@@ -167,7 +167,7 @@ def test_model_path_setting_wins(tmp_path: Path) -> None:
 
 
 def test_model_path_missing_or_not_gguf(tmp_path: Path) -> None:
-    with pytest.raises(LocalModelError, match="TOOLKIT_MODEL_PATH .* does not exist"):
+    with pytest.raises(LocalModelError, match=r"TOOLKIT_MODEL_PATH .* does not exist"):
         resolve_model_path(_settings(tmp_path, local_model_path=tmp_path / "nope.gguf"))
     text = tmp_path / "model.gguf"
     text.write_text("not a model")

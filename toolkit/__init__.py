@@ -1,41 +1,118 @@
 """toolkit: OpenAI-style tool calling on LangChain, offline by default.
 
 The public surface is what ``__all__`` lists; everything else is private and may change.
+Names are imported on first use (PEP 562), so ``import toolkit`` stays cheap and the CLI's
+``schema`` and ``lint`` verbs do not pay for LangChain's chat-model stack or llama.cpp.
 """
 
-from toolkit.config import Settings, load_settings
-from toolkit.errors import (
-    BudgetExceededError,
-    ConfigError,
-    EndpointError,
-    InvalidArgumentsError,
-    LocalModelError,
-    ModelError,
-    TargetError,
-    ToolCallError,
-    ToolDefinitionError,
-    ToolExecutionError,
-    ToolkitError,
-    ToolTimeoutError,
-    UnknownToolError,
-)
-from toolkit.models import load_chat_model
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from toolkit.config import Settings, load_settings
+    from toolkit.errors import (
+        BudgetExceededError,
+        ConfigError,
+        EndpointError,
+        InvalidArgumentsError,
+        LocalModelError,
+        ModelError,
+        PromptError,
+        TargetError,
+        ToolCallError,
+        ToolDefinitionError,
+        ToolExecutionError,
+        ToolkitError,
+        ToolTimeoutError,
+        UnknownToolError,
+    )
+    from toolkit.execution import execute_tool_call, execute_tool_calls
+    from toolkit.lint import Finding, LintReport, lint_paths, lint_source, lint_tools
+    from toolkit.loop import ToolLoop
+    from toolkit.models import load_chat_model
+    from toolkit.schema import parameters_table, tool_schema
+    from toolkit.transcript import LoopResult, LoopStatus, TokenUsage, to_openai_messages
+
+#: Public name -> the module that defines it.
+_EXPORTS: dict[str, str] = {
+    "BudgetExceededError": "toolkit.errors",
+    "ConfigError": "toolkit.errors",
+    "EndpointError": "toolkit.errors",
+    "Finding": "toolkit.lint",
+    "InvalidArgumentsError": "toolkit.errors",
+    "LintReport": "toolkit.lint",
+    "LocalModelError": "toolkit.errors",
+    "LoopResult": "toolkit.transcript",
+    "LoopStatus": "toolkit.transcript",
+    "ModelError": "toolkit.errors",
+    "PromptError": "toolkit.errors",
+    "Settings": "toolkit.config",
+    "TargetError": "toolkit.errors",
+    "TokenUsage": "toolkit.transcript",
+    "ToolCallError": "toolkit.errors",
+    "ToolDefinitionError": "toolkit.errors",
+    "ToolExecutionError": "toolkit.errors",
+    "ToolLoop": "toolkit.loop",
+    "ToolTimeoutError": "toolkit.errors",
+    "ToolkitError": "toolkit.errors",
+    "UnknownToolError": "toolkit.errors",
+    "execute_tool_call": "toolkit.execution",
+    "execute_tool_calls": "toolkit.execution",
+    "lint_paths": "toolkit.lint",
+    "lint_source": "toolkit.lint",
+    "lint_tools": "toolkit.lint",
+    "load_chat_model": "toolkit.models",
+    "load_settings": "toolkit.config",
+    "parameters_table": "toolkit.schema",
+    "to_openai_messages": "toolkit.transcript",
+    "tool_schema": "toolkit.schema",
+}
 
 __all__ = [
     "BudgetExceededError",
     "ConfigError",
     "EndpointError",
+    "Finding",
     "InvalidArgumentsError",
+    "LintReport",
     "LocalModelError",
+    "LoopResult",
+    "LoopStatus",
     "ModelError",
+    "PromptError",
     "Settings",
     "TargetError",
+    "TokenUsage",
     "ToolCallError",
     "ToolDefinitionError",
     "ToolExecutionError",
+    "ToolLoop",
     "ToolTimeoutError",
     "ToolkitError",
     "UnknownToolError",
+    "execute_tool_call",
+    "execute_tool_calls",
+    "lint_paths",
+    "lint_source",
+    "lint_tools",
     "load_chat_model",
     "load_settings",
+    "parameters_table",
+    "to_openai_messages",
+    "tool_schema",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'toolkit' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -190,6 +190,9 @@ class ToolLoop:
         child = patch_config(run.config, callbacks=tracer.get_child()) if tracer else run.config
         try:
             yield from run.fresh
+            pending = run.pending_calls()
+            for message in execute_tool_calls(pending, self.tools, **run.tool_options(child)):
+                yield run.record(message)
             while run.may_call_model():  # step 1, binding, was done once in __init__
                 try:  # step 2: the model answers, or asks for tools
                     reply = run.accept(self._bound(run).invoke(run.transcript, child))
@@ -284,6 +287,11 @@ class ToolLoop:
         try:
             for message in run.fresh:
                 yield message
+            pending = run.pending_calls()
+            async for message in aexecute_tool_calls(
+                pending, self.tools, **run.tool_options(child)
+            ):
+                yield run.record(message)
             while run.may_call_model():
                 try:
                     reply = run.accept(await self._bound(run).ainvoke(run.transcript, child))

@@ -200,6 +200,22 @@ class RunRecord:
         wall = settings["max_wall_time"]
         self.deadline = None if wall is None else self.started + wall
 
+    def pending_calls(self) -> list[dict[str, Any]]:
+        """Calls of the last assistant message that no tool message answers yet.
+
+        A conversation given to the loop may end in the middle of step 3 (say, a run that was
+        interrupted); these calls are answered before the model is called again.
+        """
+        for position in range(len(self.transcript) - 1, -1, -1):
+            message = self.transcript[position]
+            if isinstance(message, AIMessage):
+                answered = {m.tool_call_id for m in self.transcript[position + 1 :]}
+                calls = [*message.tool_calls, *message.invalid_tool_calls]
+                return [call for call in calls if call.get("id") not in answered]
+            if not isinstance(message, ToolMessage):
+                return []
+        return []
+
     def may_call_model(self) -> bool:
         """Whether the model may be called again; if not, the status and hint say why."""
         settings = self.settings
@@ -235,6 +251,11 @@ class RunRecord:
         self.transcript.append(reply)
         if not reply.tool_calls and not reply.invalid_tool_calls:
             self.status, self.answer = LoopStatus.ANSWERED, reply.text
+            if reply.response_metadata.get("finish_reason") == "length":
+                self.hint = (
+                    "The answer was cut off at the model's token limit (finish_reason 'length'): "
+                    "raise max_tokens, or ask for a shorter answer."
+                )
         return reply
 
     def model_failed(self, exc: Exception) -> None:
@@ -242,16 +263,9 @@ class RunRecord:
         self.status, self.exception = LoopStatus.MODEL_ERROR, exc
         where = f" (endpoint {self.endpoint})" if self.endpoint else ""
         self.error = f"the model call failed{where}: {type(exc).__name__}: {exc}"
-        timed_out = isinstance(exc, (TimeoutError, openai.APITimeoutError, httpx.TimeoutException))
-        first = (
-            "The model did not answer in time: raise TOOLKIT_TIMEOUT (seconds per model reply) "
-            "or use a faster model."
-            if timed_out
-            else "Check that the model endpoint is reachable and the provider settings are right "
-            "(base URL, API key, model name)."
-        )
         self.hint = (
-            f"{first} The transcript so far is kept: pass result.transcript to run() to continue."
+            f"{_failure_hint(exc)} The transcript so far is kept: pass result.transcript to "
+            "run() to continue."
         )
 
     def tool_options(self, config: RunnableConfig) -> dict[str, Any]:
@@ -302,6 +316,31 @@ class RunRecord:
             error=self.error,
             exception=self.exception,
         )
+
+
+def _failure_hint(exc: Exception) -> str:
+    if isinstance(exc, (TimeoutError, openai.APITimeoutError, httpx.TimeoutException)):
+        return (
+            "The model did not answer in time: raise TOOLKIT_TIMEOUT (seconds per model reply) "
+            "or use a faster model."
+        )
+    status = getattr(exc, "status_code", None)
+    if status == 429 or (isinstance(status, int) and status >= 500):
+        return (
+            f"The provider is rate limiting or unavailable (HTTP {status}) even after retries: "
+            "wait and run again, or raise max_retries."
+        )
+    if isinstance(exc, (ValueError, LookupError, TypeError)) and not isinstance(
+        exc, openai.OpenAIError
+    ):
+        return (
+            "The endpoint's reply was not a valid chat completion: check that the base URL "
+            "points at an OpenAI-compatible API (it usually ends in /v1)."
+        )
+    return (
+        "Check that the model endpoint is reachable and the provider settings are right "
+        "(base URL, API key, model name)."
+    )
 
 
 def _with_id(call: dict[str, Any]) -> dict[str, Any]:

@@ -6,5 +6,8 @@ from toolkit.commands import eval as _eval
 from toolkit.commands import lint as _lint
 from toolkit.commands import run as _run
 from toolkit.commands import schema as _schema
+from toolkit.commands import serve as _serve
 
-COMMAND_MODULES: list = [_run, _eval, _schema, _lint]
+__all__ = ["COMMAND_MODULES"]
+
+COMMAND_MODULES: list = [_run, _eval, _schema, _lint, _serve]

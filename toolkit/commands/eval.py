@@ -166,6 +166,8 @@ def _run_bfcl(args: argparse.Namespace) -> int:
         err.print("note: the embedded model serves one request at a time; --concurrency is 1.")
         concurrency = 1
     model_kwargs: dict[str, Any] = {"temperature": 0}
+    if settings.is_local:
+        model_kwargs["max_retries"] = 0  # a retry would only repeat the same slow generation
     if args.no_grammar:
         model_kwargs["extra_body"] = NO_GRAMMAR_BODY
     save = _open_save(args.save) if args.save else None

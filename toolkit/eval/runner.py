@@ -12,6 +12,7 @@ an :class:`~toolkit.errors.EndpointError`, since every further case would fail t
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -122,6 +123,10 @@ def run_case(model: BaseChatModel, case: BfclCase) -> CaseResult:
     started = time.perf_counter()
     try:
         reply = model.bind_tools(case.tools).invoke(case.messages)
+    except openai.APITimeoutError:
+        latency = time.perf_counter() - started
+        error = "timed out waiting for the model (raise --timeout or TOOLKIT_TIMEOUT)"
+        return CaseResult(case.id, case.category, False, error, latency_s=latency, error=error)
     except _FATAL as exc:
         raise _fatal(exc) from None
     except Exception as exc:  # one case's failure must not end the run
@@ -166,24 +171,23 @@ def run_cases(
     """
     results: dict[int, CaseResult] = {}
     pending = iter(enumerate(cases))
-    with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
-        running: dict[Future[CaseResult], int] = {}
-        try:
-            for index, case in pending:
-                running[pool.submit(run_case, model, case)] = index
-                if len(running) >= max(1, concurrency):
-                    break
-            while running:
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    index = running.pop(future)
-                    results[index] = future.result()
-                    if on_result is not None:
-                        on_result(results[index])
-                    following = next(pending, None)
-                    if following is not None:
-                        running[pool.submit(run_case, model, following[1])] = following[0]
-        finally:
-            for future in running:
-                future.cancel()
+    width = max(1, concurrency)
+    pool = ThreadPoolExecutor(max_workers=width, thread_name_prefix="eval")
+    running: dict[Future[CaseResult], int] = {}
+    try:
+        for index, case in itertools.islice(pending, width):
+            running[pool.submit(run_case, model, case)] = index
+        while running:
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                index = running.pop(future)
+                results[index] = future.result()
+                if on_result is not None:
+                    on_result(results[index])
+                following = next(pending, None)
+                if following is not None:
+                    running[pool.submit(run_case, model, following[1])] = following[0]
+    finally:
+        # On an error or Ctrl-C, do not wait for queued cases; requests in flight finish alone.
+        pool.shutdown(wait=not running, cancel_futures=True)
     return [results[index] for index in range(len(cases))]

@@ -73,10 +73,15 @@ class Generation:
         finish_reason: ``"stop"`` (end of turn or a stop string), ``"length"`` (max_tokens or
             the context window) or ``None`` while running.
         text: The text generated so far (without any stop string).
+        tokens: The ids generated so far (the end-of-turn token excluded).
+        logprobs: With ``score=True``, each generated token's log-probability under the
+            model alone (before any grammar or ban): how natural the model finds the output.
     """
 
     prompt_tokens: int
     completion_tokens: int = 0
+    tokens: list[int] = field(default_factory=list)
+    logprobs: list[float] | None = None
     finish_reason: str | None = None
     text: str = ""
     _pieces: Iterator[str] = field(default=iter(()), repr=False)
@@ -201,6 +206,7 @@ class Engine:
         self.n_vocab = self._llm.n_vocab()
         self._pieces: dict[int, bytes] = {}
         self._openers: dict[tuple[bytes, ...], np.ndarray] = {}
+        self._ends: np.ndarray | None = None
         self._grammars: dict[str, _Grammar] = {}
         self._scratch = np.zeros(self.n_vocab, dtype=_TOKEN_DATA)
         self._scratch["id"] = np.arange(self.n_vocab, dtype=np.int32)
@@ -237,16 +243,18 @@ class Engine:
         """The model's own chat template (``tokenizer.chat_template``), if the file has one."""
         return self._llm.metadata.get("tokenizer.chat_template") or None
 
-    def tokenize(self, text: str) -> list[int]:
+    def tokenize(self, text: str, *, bos: bool = True) -> list[int]:
         """Tokenize prompt text, special tokens (``<|im_start|>``…) included.
 
         Args:
             text: The text.
+            bos: Start with the model's begin-of-sequence token when it uses one; ``False``
+                for a fragment appended to a prompt.
 
         Returns:
             The token ids.
         """
-        return self._llm.tokenize(text.encode("utf-8"), add_bos=True, special=True)
+        return self._llm.tokenize(text.encode("utf-8"), add_bos=bos, special=True)
 
     def count_tokens(self, text: str) -> int:
         """Count the tokens of a text.
@@ -299,6 +307,17 @@ class Engine:
             ids = [i for i in range(self.n_vocab) if self.piece(i).lstrip().startswith(prefixes)]
             found = self._openers[prefixes] = np.asarray(ids, dtype=np.int64)
         return found
+
+    def end_tokens(self) -> np.ndarray:
+        """Ids of every end-of-generation token (computed once).
+
+        Returns:
+            The token ids for which :meth:`is_end` is true.
+        """
+        if self._ends is None:
+            ids = [i for i in range(self.n_vocab) if self.is_end(i)]
+            self._ends = np.asarray(ids, dtype=np.int64)
+        return self._ends
 
     def is_end(self, token: int) -> bool:
         """Whether a token ends the model's turn (end-of-generation).
@@ -372,6 +391,7 @@ class Engine:
         grammar: str | None = None,
         cancel: threading.Event | None = None,
         ban_first: np.ndarray | Sequence[int] | None = None,
+        score: bool = False,
     ) -> Generation:
         """Start generating after a prompt; iterate the result for text pieces.
 
@@ -381,6 +401,8 @@ class Engine:
             grammar: GBNF text constraining the output, or ``None``.
             cancel: Set it to stop early (e.g. the client went away).
             ban_first: Token ids the first generated token may not be.
+            score: Record each token's unconstrained log-probability in
+                :attr:`Generation.logprobs`.
 
         Returns:
             A :class:`Generation`; iterating it yields text pieces, and its counts and
@@ -391,13 +413,14 @@ class Engine:
                 the grammar.
         """
         logits = self._evaluate(tokens)
+        raw = logits
         if ban_first is not None and len(ban_first):
             logits = logits.copy()
             logits[np.asarray(ban_first, dtype=np.int64)] = -np.inf
         compiled = self._grammar(grammar) if grammar else None
-        generation = Generation(prompt_tokens=len(tokens))
+        generation = Generation(prompt_tokens=len(tokens), logprobs=[] if score else None)
         budget = max(0, min(options.max_tokens, self.n_ctx - len(tokens)))
-        generation._pieces = self._run(logits, options, compiled, budget, generation, cancel)
+        generation._pieces = self._run((logits, raw), options, compiled, budget, generation, cancel)
         return generation
 
     def _choose(
@@ -433,13 +456,14 @@ class Engine:
 
     def _run(
         self,
-        logits: np.ndarray,
+        first: tuple[np.ndarray, np.ndarray],
         options: SamplingOptions,
         grammar: _Grammar | None,
         budget: int,
         generation: Generation,
         cancel: threading.Event | None,
     ) -> Iterator[str]:
+        logits, raw = first
         rng = np.random.default_rng(options.seed)
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         stops = tuple(s for s in options.stop if s)
@@ -456,6 +480,9 @@ class Engine:
             if grammar is not None:
                 grammar.accept(token)
             generation.completion_tokens += 1
+            generation.tokens.append(token)
+            if generation.logprobs is not None:
+                generation.logprobs.append(_logprob(raw, token))
             text += decoder.decode(self.piece(token))
             cut = _find_stop(text, stops, emitted)
             if cut is not None:
@@ -470,7 +497,7 @@ class Engine:
                 emitted = safe
             if generation.completion_tokens < budget:
                 self._llm.eval([token])
-                logits = self._read_logits()
+                logits = raw = self._read_logits()
         if decoder is not None:
             text += decoder.decode(b"", final=True)
         generation.text = text
@@ -483,6 +510,11 @@ class Engine:
             grammar.close()
         self._grammars.clear()
         self._llm.close()
+
+
+def _logprob(logits: np.ndarray, token: int) -> float:
+    top = float(logits.max())
+    return float(logits[token]) - top - float(np.log(np.exp(logits - top).sum()))
 
 
 def _split_literal(body: str, markers: dict[str, str]) -> str:
@@ -530,7 +562,7 @@ def use_token_references(grammar: str, markers: dict[str, str]) -> str:
         if char == "#":
             end = grammar.find("\n", i)
             end = len(grammar) if end < 0 else end
-        elif char in "[\"":
+        elif char in '["':
             close = "]" if char == "[" else '"'
             end = i + 1
             while end < len(grammar) and grammar[end] != close:

@@ -29,21 +29,23 @@ tolerant parser reads whatever it wrote. Every threshold lives in :class:`ToolPo
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from toolkit.errors import PromptError
-from toolkit.local.engine import Engine, Generation, SamplingOptions
+from toolkit.local.engine import Engine, SamplingOptions
 from toolkit.local.grammar import calls_grammar, text_grammar
-from toolkit.local.parser import ContentDelta, ToolCallEvent, ToolCallStream
+from toolkit.local.parser import ContentDelta, ToolCallEvent, ToolCallStream, parse_tool_calls
 from toolkit.local.template import render_prompt
 
 __all__ = [
     "CALL_OPENERS",
+    "CallHistory",
     "DEFAULT_NUDGE",
     "ChatJob",
     "Finished",
@@ -68,18 +70,27 @@ class ToolPolicy:
     Attributes:
         text_threshold: Answer in text when the model's first-token probability of text
             (not opening a call) is at least this; lower means more calls.
+        name_threshold: Answer in text when the model's probability of naming one of the
+            offered tools (:func:`name_probability`) is below this.
+        max_calls: Most calls in one answer (when parallel calls are allowed).
         nudge: Sentence added to the system turn for ``tool_choice="auto"``; ``None`` or
             ``""`` adds nothing.
         drop_repeated_calls: Drop calls identical to one made earlier in the conversation.
     """
 
     text_threshold: float = 0.2
+    name_threshold: float = 0.5
+    max_calls: int = 8
     nudge: str | None = DEFAULT_NUDGE
     drop_repeated_calls: bool = True
 
     def __post_init__(self) -> None:
-        if not 0.0 <= self.text_threshold <= 1.0:
-            raise ValueError(f"text_threshold must be within [0, 1], got {self.text_threshold}.")
+        for name in ("text_threshold", "name_threshold"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise ValueError(f"{name} must be within [0, 1], got {value}.")
+        if self.max_calls < 1:
+            raise ValueError(f"max_calls must be at least 1, got {self.max_calls}.")
 
 
 @dataclass(frozen=True)
@@ -118,7 +129,8 @@ class Finished:
         prompt_tokens: Tokens of the prompt the model read.
         completion_tokens: Tokens generated (all attempts).
         decision: ``"text"`` or ``"calls"``: how the answer was decoded.
-        text_probability: The first-token text probability when it was measured.
+        text_probability: The first-token text probability, when it was measured.
+        name_probability: The probability of naming an offered tool, when it was measured.
         repeated: Calls dropped because the conversation already made them.
     """
 
@@ -127,6 +139,7 @@ class Finished:
     completion_tokens: int
     decision: str
     text_probability: float | None = None
+    name_probability: float | None = None
     repeated: int = 0
 
 
@@ -191,6 +204,135 @@ def text_probability(engine: Engine, tokens: Sequence[int]) -> float:
     return float(max(0.0, 1.0 - np.exp(logprobs[engine.opening_tokens(CALL_OPENERS)]).sum()))
 
 
+#: What the model writes before a function name in its call format.
+NAME_PREFIX = '<tool_call>\n{"name": "'
+
+
+def name_probabilities(
+    engine: Engine, tokens: Sequence[int], names: Sequence[str], *, floor: float = 1e-3
+) -> dict[str, float]:
+    """The model's probability of naming each tool if it writes a call now.
+
+    The prompt is extended with ``<tool_call>`` and ``{"name": "`` and each tool name is
+    scored token by token (then the closing quote), shared prefixes once; a name whose running
+    probability falls below ``floor`` is not followed further and counts as zero. A low total
+    means the model would call a function that is not offered: the question is not for these
+    tools.
+
+    Args:
+        engine: The loaded model.
+        tokens: The prompt tokens.
+        names: The offered tool names.
+        floor: Probability under which a name is counted as zero.
+
+    Returns:
+        Each name's probability.
+    """
+    head = list(tokens)
+    base = engine.tokenize(NAME_PREFIX, bos=False)
+    quotes = engine.opening_tokens((b'"',))
+    cache: dict[tuple[int, ...], np.ndarray] = {}
+
+    def logprobs(suffix: list[int]) -> np.ndarray:
+        key = tuple(suffix)
+        if key not in cache:
+            cache[key] = engine.next_token_logprobs(head + suffix)
+        return cache[key]
+
+    found: dict[str, float] = {}
+    for name in dict.fromkeys(names):
+        full = engine.tokenize(NAME_PREFIX + name, bos=False)
+        start = next(
+            (i for i, (a, b) in enumerate(zip(base, full, strict=False)) if a != b), len(base)
+        )
+        probability = 1.0
+        for j in range(min(start, len(full)), len(full)):
+            probability *= float(np.exp(logprobs(full[:j])[full[j]]))
+            if probability < floor:
+                break
+        ends = float(np.exp(logprobs(full)[quotes]).sum()) if probability >= floor else 0.0
+        found[name] = probability * ends
+    return found
+
+
+def conversation_text(messages: Sequence[Mapping[str, Any]]) -> str:
+    """All message text of a conversation, case-folded (what a call may be grounded in).
+
+    Args:
+        messages: OpenAI messages.
+
+    Returns:
+        The contents joined by newlines.
+    """
+    parts: list[str] = []
+    for message in messages:
+        content = message.get("content")
+        if isinstance(content, str):
+            parts.append(content)
+        elif isinstance(content, list):
+            parts.extend(str(p.get("text", "")) for p in content if isinstance(p, Mapping))
+    return "\n".join(parts).casefold()
+
+
+def _leaves(value: Any) -> Iterator[Any]:
+    if isinstance(value, Mapping):
+        for item in value.values():
+            yield from _leaves(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _leaves(item)
+    elif value is not None:
+        yield value
+
+
+def _spelled(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip().casefold()
+
+
+def _mentioned(value: str, text: str) -> bool:
+    if value in text:
+        return True
+    words = re.findall(r"\w+", value)
+    return bool(words) and 2 * sum(word in text for word in words) >= len(words)
+
+
+def adds_new_grounded_values(
+    arguments: Mapping[str, Any], previous: Sequence[Mapping[str, Any]], text: str
+) -> bool:
+    """Whether one more call asks for something new that the conversation mentions.
+
+    The small model, once made to write another call, writes one whatever the request: a
+    copy of the first, the same values shuffled, or invented values. A genuine extra call
+    (the second city, the other artist) differs from the calls before it in values the user
+    wrote. So: the call's argument values not already used by an earlier call of this
+    answer must exist, and each must appear in the conversation (a multi-word value: at
+    least half of its words).
+
+    Args:
+        arguments: The candidate call's arguments.
+        previous: The arguments of the calls already made in this answer.
+        text: :func:`conversation_text` of the conversation.
+
+    Returns:
+        True to keep the call.
+    """
+    before = {_spelled(v) for call in previous for v in _leaves(call)}
+    novel = {_spelled(v) for v in _leaves(arguments)} - before - {""}
+    return bool(novel) and all(_mentioned(value, text) for value in novel)
+
+
+def _arguments(call: Mapping[str, Any]) -> dict[str, Any]:
+    try:
+        value = json.loads(call["function"]["arguments"])
+    except (KeyError, TypeError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
 def _signature(name: Any, arguments: Any) -> tuple[str, str]:
     if isinstance(arguments, str):
         try:
@@ -200,28 +342,58 @@ def _signature(name: Any, arguments: Any) -> tuple[str, str]:
     return str(name), json.dumps(arguments, sort_keys=True, ensure_ascii=False)
 
 
-def _earlier_calls(messages: Sequence[Mapping[str, Any]]) -> set[tuple[str, str]]:
-    seen: set[tuple[str, str]] = set()
-    for message in messages:
-        if message.get("role") != "assistant":
-            continue
-        for call in message.get("tool_calls") or []:
-            fn = call.get("function") or {}
-            seen.add(_signature(fn.get("name"), fn.get("arguments")))
-    return seen
+class CallHistory:
+    """The calls a conversation already made, and what their results said.
+
+    A new call is *redundant* when the conversation already holds its answer: the same tool
+    was called before with the same arguments, or every argument value the new call does not
+    share with those earlier calls already appears in their results (``"Xi'an"`` after a
+    result reading ``"西安 (Xi'an): 5 °C"``). Small models ask again for what they were just
+    told; a redundant call is dropped rather than executed twice.
+
+    Args:
+        messages: OpenAI messages.
+    """
+
+    def __init__(self, messages: Sequence[Mapping[str, Any]]) -> None:
+        self.signatures: set[tuple[str, str]] = set()
+        self._values: dict[str, set[str]] = {}
+        self._results: dict[str, list[str]] = {}
+        names_by_id: dict[str, str] = {}
+        for message in messages:
+            if message.get("role") == "assistant":
+                for call in message.get("tool_calls") or []:
+                    fn = call.get("function") or {}
+                    name = str(fn.get("name"))
+                    self.signatures.add(_signature(name, fn.get("arguments")))
+                    arguments = _arguments({"function": fn})
+                    self._values.setdefault(name, set()).update(map(_spelled, _leaves(arguments)))
+                    names_by_id[str(call.get("id"))] = name
+            elif message.get("role") == "tool":
+                name = names_by_id.get(str(message.get("tool_call_id")), "")
+                text = conversation_text([message])
+                self._results.setdefault(name, []).append(text)
+
+    def redundant(self, call: Mapping[str, Any]) -> bool:
+        """Whether the conversation already holds the answer to a call.
+
+        Args:
+            call: An OpenAI tool call.
+
+        Returns:
+            True for a call that repeats an earlier one or asks only for what its results said.
+        """
+        fn = call["function"]
+        if _signature(fn["name"], fn["arguments"]) in self.signatures:
+            return True
+        if fn["name"] not in self._values:
+            return False
+        novel = {_spelled(v) for v in _leaves(_arguments(call))} - self._values[fn["name"]]
+        results = "\n".join(self._results.get(fn["name"], []))
+        return bool(results) and all(_mentioned(v, results) for v in novel - {""})
 
 
 Event = ContentDelta | ToolCallEvent | Finished
-
-
-def _stream_text(generation: Generation) -> Iterator[ContentDelta]:
-    started = False
-    for piece in generation:
-        if not started:
-            piece = piece.lstrip()
-            started = bool(piece)
-        if piece:
-            yield ContentDelta(piece)
 
 
 def answer(
@@ -234,7 +406,7 @@ def answer(
     """Answer a chat request: content deltas and calls as they are decided, then
     :class:`Finished`.
 
-    The caller must hold the engine's lock while iterating.
+    The caller must hold ``engine.lock`` while iterating.
 
     Args:
         engine: The loaded model.
@@ -252,105 +424,164 @@ def answer(
         LocalModelError: The prompt does not fit the context window.
     """
     tokens = engine.tokenize(build_prompt(job, policy, engine.chat_template))
-    names = job.tool_names
+    decoder = _Decoder(engine, job, policy, tokens, cancel)
     if not job.tools or job.tool_choice == "none":
-        yield from _answer_text(engine, job, tokens, "text", None)
-        return
-    if not job.constrained:
-        generation = engine.generate(tokens, job.options, cancel=cancel)
-        yield from _answer_calls(generation, names, set(), lenient=True, decision="calls")
-        return
-    most = None if job.parallel_tool_calls else 1
-    if job.tool_choice == "required":
-        grammar = calls_grammar(job.tools, max_calls=most)
-    elif job.tool_choice != "auto":
-        if job.tool_choice not in names:
+        yield from decoder.text()
+    elif not job.constrained:
+        yield from decoder.free()
+    elif job.tool_choice == "auto":
+        decoder.p_text = text_probability(engine, tokens)
+        if decoder.p_text < policy.text_threshold and engine.token_id("<tool_call>") is not None:
+            decoder.names = name_probabilities(engine, tokens, job.tool_names)
+            decoder.p_name = min(1.0, sum(decoder.names.values()))
+        p_name = 1.0 if decoder.p_name is None else decoder.p_name
+        if decoder.p_text >= policy.text_threshold or p_name < policy.name_threshold:
+            yield from decoder.text()
+        else:
+            yield from decoder.calls(None)
+    elif job.tool_choice == "required":
+        yield from decoder.calls(None)
+    else:
+        if job.tool_choice not in job.tool_names:
             raise PromptError(
                 f"tool_choice names {job.tool_choice!r}, which is not among the tools; "
-                f"choose one of: {', '.join(names)}."
+                f"choose one of: {', '.join(job.tool_names)}."
             )
-        grammar = calls_grammar(job.tools, names=[job.tool_choice], max_calls=1)
-    else:
-        p_text = text_probability(engine, tokens)
-        if p_text >= policy.text_threshold:
-            yield from _answer_text(engine, job, tokens, "text", p_text)
-            return
-        grammar = calls_grammar(job.tools, max_calls=most)
-        seen = _earlier_calls(job.messages) if policy.drop_repeated_calls else set()
-        generation = engine.generate(tokens, job.options, grammar=grammar, cancel=cancel)
-        for event in _answer_calls(generation, names, seen, lenient=False, decision="calls"):
-            if not isinstance(event, Finished):
+        yield from decoder.calls(job.tool_choice)
+
+
+class _Decoder:
+    """Decoding strategies for one request (text, calls, free), sharing their bookkeeping."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        job: ChatJob,
+        policy: ToolPolicy,
+        tokens: list[int],
+        cancel: threading.Event | None,
+    ) -> None:
+        self.engine, self.job, self.policy, self.tokens = engine, job, policy, tokens
+        self.cancel = cancel
+        self.used = 0  # completion tokens spent so far, over every attempt
+        self.p_text: float | None = None
+        self.p_name: float | None = None
+        self.names: dict[str, float] | None = None
+        self.repeated = 0  # calls dropped because the conversation already made them
+
+    def _options(self) -> SamplingOptions:
+        left = max(1, self.job.options.max_tokens - self.used)
+        return replace(self.job.options, max_tokens=left)
+
+    def _finished(self, reason: str, decision: str) -> Finished:
+        return Finished(
+            reason, len(self.tokens), self.used, decision, self.p_text, self.p_name, self.repeated
+        )
+
+    def _not_text(self) -> np.ndarray:
+        """First tokens a text answer may not start with: a call opener or the end of turn."""
+        return np.concatenate([self.engine.opening_tokens(CALL_OPENERS), self.engine.end_tokens()])
+
+    def text(self) -> Iterator[Event]:
+        constrained = bool(self.job.tools) and self.job.constrained
+        generation = self.engine.generate(
+            self.tokens,
+            self._options(),
+            grammar=text_grammar() if constrained else None,
+            cancel=self.cancel,
+            ban_first=self._not_text() if constrained else None,
+        )
+        started = False
+        for piece in generation:
+            if not started:
+                piece = piece.lstrip()
+                started = bool(piece)
+            if piece:
+                yield ContentDelta(piece)
+        self.used += generation.completion_tokens
+        yield self._finished(generation.finish_reason or "stop", "text")
+
+    def free(self) -> Iterator[Event]:
+        generation = self.engine.generate(self.tokens, self._options(), cancel=self.cancel)
+        stream = ToolCallStream(self.job.tool_names, lenient=True)
+        count = 0
+        for piece in generation:
+            for event in stream.feed(piece):
+                count += isinstance(event, ToolCallEvent)
                 yield event
-                continue
-            event.text_probability = p_text
-            if event.finish_reason == "tool_calls" or not event.repeated:
-                yield event
-                return
-            for retry in _answer_text(engine, job, tokens, "text", p_text, cancel=cancel):
-                if isinstance(retry, Finished):
-                    retry.completion_tokens += event.completion_tokens
-                    retry.repeated = event.repeated
-                yield retry
-        return
-    generation = engine.generate(tokens, job.options, grammar=grammar, cancel=cancel)
-    yield from _answer_calls(generation, names, set(), lenient=False, decision="calls")
-
-
-def _answer_text(
-    engine: Engine,
-    job: ChatJob,
-    tokens: list[int],
-    decision: str,
-    p_text: float | None,
-    *,
-    cancel: threading.Event | None = None,
-) -> Iterator[Event]:
-    grammar = text_grammar() if job.tools and job.constrained else None
-    banned = engine.opening_tokens(CALL_OPENERS) if job.tools and job.constrained else None
-    generation = engine.generate(
-        tokens, job.options, grammar=grammar, cancel=cancel, ban_first=banned
-    )
-    yield from _stream_text(generation)
-    yield Finished(
-        finish_reason=generation.finish_reason or "stop",
-        prompt_tokens=generation.prompt_tokens,
-        completion_tokens=generation.completion_tokens,
-        decision=decision,
-        text_probability=p_text,
-    )
-
-
-def _answer_calls(
-    generation: Generation,
-    names: list[str],
-    seen: set[tuple[str, str]],
-    *,
-    lenient: bool,
-    decision: str,
-) -> Iterator[Event]:
-    stream = ToolCallStream(names, lenient=lenient)
-    count = repeated = 0
-
-    def relay(events: list[ContentDelta | ToolCallEvent]) -> Iterator[Event]:
-        nonlocal count, repeated
-        for event in events:
-            if isinstance(event, ToolCallEvent):
-                fn = event.call["function"]
-                if _signature(fn["name"], fn["arguments"]) in seen:
-                    repeated += 1
-                    continue
-                event = ToolCallEvent(index=count, call=event.call)
-                count += 1
+        for event in stream.finish():
+            count += isinstance(event, ToolCallEvent)
             yield event
+        self.used += generation.completion_tokens
+        reason = "tool_calls" if count else (generation.finish_reason or "stop")
+        yield self._finished(reason, "free")
 
-    for piece in generation:
-        yield from relay(stream.feed(piece))
-    yield from relay(stream.finish())
-    reason = "tool_calls" if count else (generation.finish_reason or "stop")
-    yield Finished(
-        finish_reason=reason,
-        prompt_tokens=generation.prompt_tokens,
-        completion_tokens=generation.completion_tokens,
-        decision=decision,
-        repeated=repeated,
-    )
+    def _attempt(self, context: list[int], grammar: str) -> tuple[list[str], Any, list[dict]]:
+        generation = self.engine.generate(
+            context, self._options(), grammar=grammar, cancel=self.cancel
+        )
+        pieces = list(generation)
+        self.used += generation.completion_tokens
+        text = "".join(pieces)
+        found = parse_tool_calls(text, self.job.tool_names, lenient=False).tool_calls
+        return pieces, generation, found
+
+    def calls(self, name: str | None) -> Iterator[Event]:
+        """Calls, one ``<tool_call>`` block at a time.
+
+        With ``tool_choice="auto"`` a first call that repeats one the conversation already
+        made is replaced by a call of the next most likely tool, and when every likely tool
+        only repeats, the answer is text. When several calls are allowed the model is then
+        made to write one more, kept only when it is no repeat and
+        :func:`adds_new_grounded_values`; otherwise it is discarded and the answer ends.
+        """
+        job, auto = self.job, name is None and self.job.tool_choice == "auto"
+        history = CallHistory(job.messages if auto and self.policy.drop_repeated_calls else [])
+        grammar = calls_grammar(job.tools, names=[name] if name else None, max_calls=1)
+        pieces, generation, found = self._attempt(self.tokens, grammar)
+        tried = {c["function"]["name"] for c in found}
+        while found and all(history.redundant(c) for c in found):
+            self.repeated += len(found)
+            others = sorted(
+                (p, n) for n, p in (self.names or {}).items() if n not in tried and p >= 0.01
+            )
+            if not others:
+                yield from self.text()  # only repeats: the results are already there
+                return
+            tried.add(others[-1][1])
+            narrow = calls_grammar(job.tools, names=[others[-1][1]], max_calls=1)
+            pieces, generation, found = self._attempt(self.tokens, narrow)
+        stream = ToolCallStream(job.tool_names, lenient=False)
+        count = 0
+        for piece in pieces:
+            for event in stream.feed(piece):
+                count += isinstance(event, ToolCallEvent)
+                yield event
+        context = self.tokens + generation.tokens
+        made = [_arguments(c) for c in found]
+        grounding = conversation_text(job.messages)
+        newline = self.engine.tokenize("\n", bos=False)
+        more = name is None and job.parallel_tool_calls and len(found) == 1
+        while more and generation.finish_reason == "stop" and len(made) < self.policy.max_calls:
+            if self._options().max_tokens <= 8:
+                break
+            attempt = context + newline
+            pieces, extra, found = self._attempt(attempt, grammar)
+            if not (
+                extra.finish_reason == "stop"
+                and len(found) == 1
+                and not history.redundant(found[0])
+                and adds_new_grounded_values(_arguments(found[0]), made, grounding)
+            ):
+                break  # discarded: the model had nothing new to ask for
+            for piece in ["\n", *pieces]:
+                for event in stream.feed(piece):
+                    count += isinstance(event, ToolCallEvent)
+                    yield event
+            made.append(_arguments(found[0]))
+            context, generation = attempt + extra.tokens, extra
+        for event in stream.finish():
+            count += isinstance(event, ToolCallEvent)
+            yield event
+        reason = "tool_calls" if count else (generation.finish_reason or "stop")
+        yield self._finished(reason, "calls")

@@ -116,7 +116,10 @@ class EmbeddedServer:
         self._server = uvicorn.Server(config)
         self._failure = None
         self._thread = threading.Thread(
-            target=self._serve, args=(self._server, sock), name=f"toolkit-server-{self._port}", daemon=True
+            target=self._serve,
+            args=(self._server, sock),
+            name=f"toolkit-server-{self._port}",
+            daemon=True,
         )
         self._thread.start()
         self._wait_until_healthy(timeout)

@@ -77,7 +77,9 @@ class _Service:
             return True
         header = request.headers.get("authorization", "")
         scheme, _, token = header.partition(" ")
-        return scheme.lower() == "bearer" and hmac.compare_digest(token.strip().encode(), self.api_key)
+        return scheme.lower() == "bearer" and hmac.compare_digest(
+            token.strip().encode(), self.api_key
+        )
 
     def run(self, job: ChatJob, cancel: threading.Event, emit: Callable[[Any], None]) -> None:
         """Answer a job under the lock, passing each event to ``emit`` (worker thread)."""

@@ -131,7 +131,7 @@ def part_paths(model: ShippedModel = SHIPPED_MODEL) -> list[Path]:
     """
     paths: list[Path] = []
     missing: list[str] = []
-    for module_name, requirement in zip(model.modules, model.distributions):
+    for module_name, requirement in zip(model.modules, model.distributions, strict=True):
         try:
             module = importlib.import_module(module_name)
             path = Path(module.get_part_path())
@@ -294,9 +294,7 @@ def assemble_parts(
     return target
 
 
-def _cached_model(
-    cache_dir: Path, model: ShippedModel, console: Console | None
-) -> Path:
+def _cached_model(cache_dir: Path, model: ShippedModel, console: Console | None) -> Path:
     target = cache_dir / model.filename
     if target.is_file():
         if _stamp_matches(target, model):

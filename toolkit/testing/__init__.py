@@ -1,4 +1,4 @@
-"""Test helpers for toolkit users and for the toolkit's own tests: a scripted chat model."""
+"""Test helpers for toolkit users and for its own tests: a scripted chat model and server."""
 
 from toolkit.testing.model import ScriptedCall, ScriptedChatModel, chat_protocol_problems
 from toolkit.testing.server import ScriptedServer
