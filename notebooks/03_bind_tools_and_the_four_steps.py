@@ -66,16 +66,17 @@ for description in model_with_tools.kwargs["tools"]:
 # The same bound model gets two questions. The seed's pattern checks `response.tool_calls`:
 
 # %%
-def ask(question: str) -> None:
+def ask(question: str):
     response = model_with_tools.invoke(question)
     if response.tool_calls:
         print(f"{question}\n  AI 想调用工具: {response.tool_calls}")
     else:
         print(f"{question}\n  AI 直接回答: {response.content}")
+    return response
 
 
-ask("我想去深圳玩，但不知道天气如何")
-ask("用一句话介绍一下深圳")
+weather_reply = ask("我想去深圳玩，但不知道天气如何")
+intro_reply = ask("用一句话介绍一下深圳")
 
 # %% [markdown]
 # The weather question produced a *request* — `get_weather` for 深圳 — not an answer; the
@@ -83,16 +84,17 @@ ask("用一句话介绍一下深圳")
 # is the model's, made from the tool descriptions and the question (the seed's model answered
 # "我想去深圳玩" with a list of sights, for the same reason).
 #
-# A tool request is an `AIMessage` like any other reply; its `content` is empty, its
-# `tool_calls` attribute holds LangChain's normalised calls, and the provider's `finish_reason`
-# is `"tool_calls"`:
+# Both replies are `AIMessage`s. A tool request has empty `content`, its `tool_calls` attribute
+# holds LangChain's normalised calls, and the provider's `finish_reason` is `"tool_calls"`; a
+# text answer has `content`, no `tool_calls`, and `finish_reason` `"stop"`:
 
 # %%
-response = model_with_tools.invoke("今天北京天气如何？")
-print("type:          ", type(response).__name__)
-print("content:       ", repr(response.content))
-print("tool_calls:    ", response.tool_calls)
-print("finish_reason: ", response.response_metadata.get("finish_reason"))
+for reply in (weather_reply, intro_reply):
+    print("type:          ", type(reply).__name__)
+    print("content:       ", repr(reply.content))
+    print("tool_calls:    ", reply.tool_calls)
+    print("finish_reason: ", reply.response_metadata.get("finish_reason"))
+    print()
 
 # %% [markdown]
 # ## Steps 3 and 4 — execute, report back, get the answer

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import codecs
 import contextlib
-import ctypes
 import os
 import threading
 from collections.abc import Iterator, Sequence
@@ -35,13 +34,22 @@ import numpy as np
 
 from toolkit.config import Settings
 from toolkit.errors import LocalModelError
+from toolkit.local.sampling import (
+    TOKEN_DATA,
+    CompiledGrammar,
+    build_has_amx,
+    find_stop,
+    held_back,
+    logprob,
+    plain_cpu_buffers,
+    use_token_references,
+)
 
-__all__ = ["Engine", "Generation", "SamplingOptions", "use_token_references"]
+__all__ = ["Engine", "Generation", "SamplingOptions"]
 
 _LOAD_LOCK = threading.Lock()
 #: Tag texts that grammars should match as the model's own special tokens when it has them.
 _MARKERS = ("<tool_call>", "</tool_call>")
-_TOKEN_DATA = np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)], align=True)
 
 
 @dataclass(frozen=True)
@@ -100,67 +108,6 @@ class Generation:
         return self
 
 
-class _Grammar:
-    """A compiled llama.cpp grammar, reusable after :meth:`reset`."""
-
-    def __init__(self, vocab: llama_lib.llama_vocab_p, text: str) -> None:
-        self.pointer = llama_lib.llama_sampler_init_grammar(vocab, text.encode(), b"root")
-        if not self.pointer:
-            raise LocalModelError(f"llama.cpp rejected the grammar:\n{text[:2000]}")
-        self._one = np.zeros(1, dtype=_TOKEN_DATA)
-
-    def reset(self) -> None:
-        llama_lib.llama_sampler_reset(self.pointer)
-
-    def accept(self, token: int) -> None:
-        llama_lib.llama_sampler_accept(self.pointer, token)
-
-    def _apply(self, data: np.ndarray) -> None:
-        array = llama_lib.llama_token_data_array(
-            data=data.ctypes.data_as(ctypes.POINTER(llama_lib.llama_token_data)),
-            size=len(data),
-            selected=-1,
-            sorted=False,
-        )
-        llama_lib.llama_sampler_apply(self.pointer, ctypes.byref(array))
-
-    def allows(self, token: int) -> bool:
-        self._one["id"], self._one["logit"], self._one["p"] = token, 0.0, 0.0
-        self._apply(self._one)
-        return bool(np.isfinite(self._one["logit"][0]))
-
-    def mask(self, logits: np.ndarray, scratch: np.ndarray) -> np.ndarray:
-        scratch["logit"] = logits
-        self._apply(scratch)
-        return scratch["logit"]
-
-    def close(self) -> None:
-        if self.pointer:
-            llama_lib.llama_sampler_free(self.pointer)
-            self.pointer = None
-
-
-@contextlib.contextmanager
-def _plain_cpu_buffers() -> Iterator[None]:
-    """Load weights without llama.cpp's extra (AMX / repacked) buffer types."""
-    original = llama_lib.llama_model_default_params
-
-    def params() -> llama_lib.llama_model_params:
-        value = original()
-        value.use_extra_bufts = False
-        return value
-
-    llama_lib.llama_model_default_params = params
-    try:
-        yield
-    finally:
-        llama_lib.llama_model_default_params = original
-
-
-def _build_has_amx() -> bool:
-    return b"AMX_INT8 = 1" in llama_lib.llama_print_system_info()
-
-
 class Engine:
     """One loaded GGUF model.
 
@@ -185,7 +132,7 @@ class Engine:
     ) -> None:
         self.model_path = Path(model_path)
         threads = n_threads or os.cpu_count() or 1
-        guard = _plain_cpu_buffers() if _build_has_amx() else contextlib.nullcontext()
+        guard = plain_cpu_buffers() if build_has_amx() else contextlib.nullcontext()
         try:
             with _LOAD_LOCK, guard:
                 self._llm = llama_cpp.Llama(
@@ -207,8 +154,8 @@ class Engine:
         self._pieces: dict[int, bytes] = {}
         self._openers: dict[tuple[bytes, ...], np.ndarray] = {}
         self._ends: np.ndarray | None = None
-        self._grammars: dict[str, _Grammar] = {}
-        self._scratch = np.zeros(self.n_vocab, dtype=_TOKEN_DATA)
+        self._grammars: dict[str, CompiledGrammar] = {}
+        self._scratch = np.zeros(self.n_vocab, dtype=TOKEN_DATA)
         self._scratch["id"] = np.arange(self.n_vocab, dtype=np.int32)
         self._logits: np.ndarray | None = None
         #: Held by whoever uses the model: it serves one request at a time.
@@ -373,13 +320,13 @@ class Engine:
         shifted = logits - logits.max()
         return shifted - np.log(np.exp(shifted).sum())
 
-    def _grammar(self, text: str) -> _Grammar:
+    def _grammar(self, text: str) -> CompiledGrammar:
         grammar = self._grammars.get(text)
         if grammar is None:
             if len(self._grammars) >= 64:
                 self._grammars.pop(next(iter(self._grammars))).close()
             adapted = use_token_references(text, self._markers)
-            grammar = self._grammars[text] = _Grammar(self._vocab, adapted)
+            grammar = self._grammars[text] = CompiledGrammar(self._vocab, adapted)
         grammar.reset()
         return grammar
 
@@ -427,7 +374,7 @@ class Engine:
         self,
         logits: np.ndarray,
         options: SamplingOptions,
-        grammar: _Grammar | None,
+        grammar: CompiledGrammar | None,
         rng: np.random.Generator,
     ) -> int:
         token = self._pick(logits, options, rng)
@@ -458,7 +405,7 @@ class Engine:
         self,
         first: tuple[np.ndarray, np.ndarray],
         options: SamplingOptions,
-        grammar: _Grammar | None,
+        grammar: CompiledGrammar | None,
         budget: int,
         generation: Generation,
         cancel: threading.Event | None,
@@ -482,15 +429,15 @@ class Engine:
             generation.completion_tokens += 1
             generation.tokens.append(token)
             if generation.logprobs is not None:
-                generation.logprobs.append(_logprob(raw, token))
+                generation.logprobs.append(logprob(raw, token))
             text += decoder.decode(self.piece(token))
-            cut = _find_stop(text, stops, emitted)
+            cut = find_stop(text, stops, emitted)
             if cut is not None:
                 text = text[:cut]
                 generation.finish_reason = "stop"
                 decoder = None
                 break
-            safe = len(text) - _held_back(text, stops)
+            safe = len(text) - held_back(text, stops)
             if safe > emitted:
                 generation.text = text[:safe]
                 yield text[emitted:safe]
@@ -510,89 +457,3 @@ class Engine:
             grammar.close()
         self._grammars.clear()
         self._llm.close()
-
-
-def _logprob(logits: np.ndarray, token: int) -> float:
-    top = float(logits.max())
-    return float(logits[token]) - top - float(np.log(np.exp(logits - top).sum()))
-
-
-def _split_literal(body: str, markers: dict[str, str]) -> str:
-    """Split one GBNF string literal (without quotes) around marker texts -> GBNF sequence."""
-    parts: list[str] = []
-    i = start = 0
-    while i < len(body):
-        if body[i] == "\\":
-            i += 2
-            continue
-        hit = next((m for m in markers if body.startswith(m, i)), None)
-        if hit is None:
-            i += 1
-            continue
-        if i > start:
-            parts.append(f'"{body[start:i]}"')
-        parts.append(markers[hit])
-        i = start = i + len(hit)
-    if start < len(body) or not parts:
-        parts.append(f'"{body[start:]}"')
-    return parts[0] if len(parts) == 1 else "(" + " ".join(parts) + ")"
-
-
-def use_token_references(grammar: str, markers: dict[str, str]) -> str:
-    """Make GBNF string literals match marker texts as single special tokens.
-
-    ``"<tool_call>\\n"`` becomes ``(<tool_call> "\\n")``: the model then emits its one
-    ``<tool_call>`` token, as it was trained to, instead of spelling the tag out of ``<`` and
-    ``tool``. Character classes and comments are left alone.
-
-    Args:
-        grammar: GBNF text.
-        markers: Marker text -> GBNF token reference (e.g. ``"<tool_call>"`` ->
-            ``"<tool_call>"``) for markers that are single tokens of the model.
-
-    Returns:
-        The rewritten GBNF text.
-    """
-    if not markers:
-        return grammar
-    out: list[str] = []
-    i = 0
-    while i < len(grammar):
-        char = grammar[i]
-        if char == "#":
-            end = grammar.find("\n", i)
-            end = len(grammar) if end < 0 else end
-        elif char in '["':
-            close = "]" if char == "[" else '"'
-            end = i + 1
-            while end < len(grammar) and grammar[end] != close:
-                end += 2 if grammar[end] == "\\" else 1
-            end += 1
-            if char == '"':
-                out.append(_split_literal(grammar[i + 1 : end - 1], markers))
-                i = end
-                continue
-        else:
-            end = i + 1
-        out.append(grammar[i:end])
-        i = end
-    return "".join(out)
-
-
-def _find_stop(text: str, stops: tuple[str, ...], emitted: int) -> int | None:
-    if not stops:
-        return None
-    start = max(0, emitted - max(len(s) for s in stops))
-    found = [i for i in (text.find(s, start) for s in stops) if i >= 0]
-    return min(found) if found else None
-
-
-def _held_back(text: str, stops: tuple[str, ...]) -> int:
-    """How many trailing characters might be the start of a stop string."""
-    best = 0
-    for stop in stops:
-        for size in range(min(len(stop) - 1, len(text)), best, -1):
-            if text.endswith(stop[:size]):
-                best = size
-                break
-    return best

@@ -63,24 +63,28 @@ class _Call(_Loose):
     function: _CallFunction
 
 
-class _Part(_Loose):
-    type: str
-    text: str | None = None
-
-    @field_validator("type")
-    @classmethod
-    def _text_only(cls, value: str) -> str:
-        if value != "text":
-            raise ValueError(f"content parts of type {value!r} are not supported; send text")
-        return value
-
-
 class _Message(_Loose):
     role: Literal["system", "developer", "user", "assistant", "tool"]
-    content: str | list[_Part] | None = None
+    content: Any = None
     name: str | None = None
     tool_calls: list[_Call] | None = None
     tool_call_id: str | None = None
+
+    @field_validator("content")
+    @classmethod
+    def _text_content(cls, value: Any) -> Any:
+        if value is None or isinstance(value, str):
+            return value
+        if not isinstance(value, list):
+            raise ValueError("content must be a string, a list of text parts, or null")
+        for part in value:
+            kind = part.get("type") if isinstance(part, dict) else None
+            if kind != "text" or not isinstance(part.get("text"), str):
+                raise ValueError(
+                    f"content parts of type {kind!r} are not supported; send text "
+                    '(a string, or parts {"type": "text", "text": ...})'
+                )
+        return value
 
 
 class _StreamOptions(_Loose):
@@ -117,7 +121,7 @@ class _ChatRequest(BaseModel):
 def _describe(error: ValidationError) -> tuple[str, str]:
     first = error.errors()[0]
     loc = [str(p) for p in first["loc"] if not str(p).startswith(("function-after", "literal"))]
-    param = ".".join(p for p in loc if p not in {"str", "list[_Part]", "_NamedChoice"})
+    param = ".".join(p for p in loc if p not in {"str", "_NamedChoice"})
     message = first["msg"].removeprefix("Value error, ")
     if first["type"] == "missing":
         message = "this field is required"

@@ -36,9 +36,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from toolkit.config import LOCAL_MODEL_NAME, Settings, load_settings
 from toolkit.errors import LocalModelError, PromptError
+from toolkit.local.decoding import Finished, answer
 from toolkit.local.engine import Engine
 from toolkit.local.parser import ContentDelta, ToolCallEvent
-from toolkit.local.policy import ChatJob, Finished, ToolPolicy, answer, build_prompt
+from toolkit.local.policy import ChatJob, ToolPolicy, build_prompt
 from toolkit.local.protocol import parse_chat_request
 from toolkit.local.weights import resolve_model_path
 

@@ -1,0 +1,278 @@
+"""Answer one chat request on the embedded model: text or calls, decided and decoded.
+
+:func:`answer` applies :mod:`toolkit.local.policy` (see its docstring for the reasoning):
+
+* no tools, or ``tool_choice="none"``: text, never opening a call;
+* ``"auto"``: text when the model's first-token text probability reaches
+  ``text_threshold`` or its probability of naming an offered tool is under
+  ``name_threshold``; calls otherwise;
+* ``"required"``: calls; a named tool: one call of that tool;
+* ``constrained=False``: free decoding, read by the tolerant parser.
+
+Calls are decoded one ``<tool_call>`` block at a time under the calls grammar. With ``"auto"``
+a first call whose answer the conversation already holds (:class:`~toolkit.local.policy.
+CallHistory`) gives way to the next most likely tool, and to a text answer built from the
+results when every likely tool is redundant. When parallel calls are allowed the model is made
+to write one more call after each, kept only when it is new and grounded in the conversation
+(:func:`~toolkit.local.policy.adds_new_grounded_values`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from toolkit.errors import PromptError
+from toolkit.local.engine import Engine, SamplingOptions
+from toolkit.local.grammar import calls_grammar, text_grammar
+from toolkit.local.parser import ContentDelta, ToolCallEvent, ToolCallStream, parse_tool_calls
+from toolkit.local.policy import (
+    NOT_TEXT_STARTS,
+    RESULTS_NUDGE,
+    CallHistory,
+    ChatJob,
+    ToolPolicy,
+    adds_new_grounded_values,
+    arguments_of,
+    build_prompt,
+    conversation_text,
+    name_probabilities,
+    text_probability,
+)
+
+__all__ = ["Event", "Finished", "answer"]
+
+
+@dataclass
+class Finished:
+    """The last event of an answer.
+
+    Attributes:
+        finish_reason: ``"tool_calls"``, ``"stop"`` or ``"length"``.
+        prompt_tokens: Tokens of the prompt the model read.
+        completion_tokens: Tokens generated (all attempts).
+        decision: ``"text"`` or ``"calls"``: how the answer was decoded.
+        text_probability: The first-token text probability, when it was measured.
+        name_probability: The probability of naming an offered tool, when it was measured.
+        repeated: Calls dropped because the conversation already made them.
+    """
+
+    finish_reason: str
+    prompt_tokens: int
+    completion_tokens: int
+    decision: str
+    text_probability: float | None = None
+    name_probability: float | None = None
+    repeated: int = 0
+
+
+Event = ContentDelta | ToolCallEvent | Finished
+
+
+def answer(
+    engine: Engine,
+    job: ChatJob,
+    policy: ToolPolicy | None = None,
+    *,
+    cancel: threading.Event | None = None,
+) -> Iterator[Event]:
+    """Answer a chat request: content deltas and calls as they are decided, then
+    :class:`Finished`.
+
+    The caller must hold ``engine.lock`` while iterating.
+
+    Args:
+        engine: The loaded model.
+        job: The request.
+        policy: The decision settings; default ``ToolPolicy()``.
+        cancel: Set it to stop generating early.
+
+    Yields:
+        :class:`~toolkit.local.parser.ContentDelta` and
+        :class:`~toolkit.local.parser.ToolCallEvent` (indices counting only the calls
+        returned), then one :class:`Finished`.
+
+    Raises:
+        PromptError: The request cannot become a prompt or a grammar.
+        LocalModelError: The prompt does not fit the context window.
+    """
+    policy = policy or ToolPolicy()
+    tokens = engine.tokenize(build_prompt(job, policy, engine.chat_template))
+    decoder = _Decoder(engine, job, policy, tokens, cancel)
+    if not job.tools or job.tool_choice == "none":
+        yield from decoder.text()
+    elif not job.constrained:
+        yield from decoder.free()
+    elif job.tool_choice == "auto":
+        decoder.p_text = text_probability(engine, tokens)
+        if decoder.p_text < policy.text_threshold and engine.token_id("<tool_call>") is not None:
+            decoder.names = name_probabilities(engine, tokens, job.tool_names)
+            decoder.p_name = min(1.0, sum(decoder.names.values()))
+        p_name = 1.0 if decoder.p_name is None else decoder.p_name
+        if decoder.p_text >= policy.text_threshold or p_name < policy.name_threshold:
+            yield from decoder.text()
+        else:
+            yield from decoder.calls(None)
+    elif job.tool_choice == "required":
+        yield from decoder.calls(None)
+    else:
+        if job.tool_choice not in job.tool_names:
+            raise PromptError(
+                f"tool_choice names {job.tool_choice!r}, which is not among the tools; "
+                f"choose one of: {', '.join(job.tool_names)}."
+            )
+        yield from decoder.calls(job.tool_choice)
+
+
+class _Decoder:
+    """Decoding strategies for one request (text, calls, free), sharing their bookkeeping."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        job: ChatJob,
+        policy: ToolPolicy,
+        tokens: list[int],
+        cancel: threading.Event | None,
+    ) -> None:
+        self.engine, self.job, self.policy, self.tokens = engine, job, policy, tokens
+        self.template = engine.chat_template
+        self.cancel = cancel
+        self.used = 0  # completion tokens spent so far, over every attempt
+        self.p_text: float | None = None
+        self.p_name: float | None = None
+        self.names: dict[str, float] | None = None
+        self.repeated = 0  # calls dropped because the conversation already made them
+
+    def _options(self) -> SamplingOptions:
+        left = max(1, self.job.options.max_tokens - self.used)
+        return replace(self.job.options, max_tokens=left)
+
+    def _finished(self, reason: str, decision: str) -> Finished:
+        return Finished(
+            reason, len(self.tokens), self.used, decision, self.p_text, self.p_name, self.repeated
+        )
+
+    def _not_text(self) -> np.ndarray:
+        """First tokens a text answer may not start with: markup, JSON, or the end of turn."""
+        return np.concatenate(
+            [self.engine.opening_tokens(NOT_TEXT_STARTS), self.engine.end_tokens()]
+        )
+
+    def _answer_from_results(self) -> list[int]:
+        """The prompt with :data:`RESULTS_NUDGE` at its end (the same prompt if the template
+        refuses a late system message)."""
+        messages = [*self.job.messages, {"role": "system", "content": RESULTS_NUDGE}]
+        try:
+            text = build_prompt(replace(self.job, messages=messages), self.policy, self.template)
+        except PromptError:
+            return self.tokens
+        return self.engine.tokenize(text)
+
+    def text(self, *, from_results: bool = False) -> Iterator[Event]:
+        constrained = bool(self.job.tools) and self.job.constrained
+        generation = self.engine.generate(
+            self._answer_from_results() if from_results else self.tokens,
+            self._options(),
+            grammar=text_grammar() if constrained else None,
+            cancel=self.cancel,
+            ban_first=self._not_text() if constrained else None,
+        )
+        started = False
+        for piece in generation:
+            if not started:
+                piece = piece.lstrip()
+                started = bool(piece)
+            if piece:
+                yield ContentDelta(piece)
+        self.used += generation.completion_tokens
+        yield self._finished(generation.finish_reason or "stop", "text")
+
+    def free(self) -> Iterator[Event]:
+        generation = self.engine.generate(self.tokens, self._options(), cancel=self.cancel)
+        stream = ToolCallStream(self.job.tool_names, lenient=True)
+        count = 0
+        for piece in generation:
+            for event in stream.feed(piece):
+                count += isinstance(event, ToolCallEvent)
+                yield event
+        for event in stream.finish():
+            count += isinstance(event, ToolCallEvent)
+            yield event
+        self.used += generation.completion_tokens
+        reason = "tool_calls" if count else (generation.finish_reason or "stop")
+        yield self._finished(reason, "free")
+
+    def _attempt(self, context: list[int], grammar: str) -> tuple[list[str], Any, list[dict]]:
+        generation = self.engine.generate(
+            context, self._options(), grammar=grammar, cancel=self.cancel
+        )
+        pieces = list(generation)
+        self.used += generation.completion_tokens
+        text = "".join(pieces)
+        found = parse_tool_calls(text, self.job.tool_names, lenient=False).tool_calls
+        return pieces, generation, found
+
+    def calls(self, name: str | None) -> Iterator[Event]:
+        """Calls, one ``<tool_call>`` block at a time.
+
+        With ``tool_choice="auto"`` a first call that repeats one the conversation already
+        made is replaced by a call of the next most likely tool, and when every likely tool
+        only repeats, the answer is text. When several calls are allowed the model is then
+        made to write one more, kept only when it is no repeat and
+        :func:`adds_new_grounded_values`; otherwise it is discarded and the answer ends.
+        """
+        job, auto = self.job, name is None and self.job.tool_choice == "auto"
+        history = CallHistory(job.messages if auto and self.policy.drop_repeated_calls else [])
+        grammar = calls_grammar(job.tools, names=[name] if name else None, max_calls=1)
+        pieces, generation, found = self._attempt(self.tokens, grammar)
+        tried = {c["function"]["name"] for c in found}
+        while found and all(history.redundant(c) for c in found):
+            self.repeated += len(found)
+            others = sorted(
+                (p, n) for n, p in (self.names or {}).items() if n not in tried and p >= 0.01
+            )
+            if not others:
+                yield from self.text(from_results=True)  # the results are already there
+                return
+            tried.add(others[-1][1])
+            narrow = calls_grammar(job.tools, names=[others[-1][1]], max_calls=1)
+            pieces, generation, found = self._attempt(self.tokens, narrow)
+        stream = ToolCallStream(job.tool_names, lenient=False)
+        count = 0
+        for piece in pieces:
+            for event in stream.feed(piece):
+                count += isinstance(event, ToolCallEvent)
+                yield event
+        context = self.tokens + generation.tokens
+        made = [arguments_of(c) for c in found]
+        grounding = conversation_text(job.messages)
+        newline = self.engine.tokenize("\n", bos=False)
+        more = name is None and job.parallel_tool_calls and len(found) == 1
+        while more and generation.finish_reason == "stop" and len(made) < self.policy.max_calls:
+            if self._options().max_tokens <= 8:
+                break
+            attempt = context + newline
+            pieces, extra, found = self._attempt(attempt, grammar)
+            if not (
+                extra.finish_reason == "stop"
+                and len(found) == 1
+                and not history.redundant(found[0])
+                and adds_new_grounded_values(arguments_of(found[0]), made, grounding)
+            ):
+                break  # discarded: the model had nothing new to ask for
+            for piece in ["\n", *pieces]:
+                for event in stream.feed(piece):
+                    count += isinstance(event, ToolCallEvent)
+                    yield event
+            made.append(arguments_of(found[0]))
+            context, generation = attempt + extra.tokens, extra
+        for event in stream.finish():
+            count += isinstance(event, ToolCallEvent)
+            yield event
+        reason = "tool_calls" if count else (generation.finish_reason or "stop")
+        yield self._finished(reason, "calls")
