@@ -7,6 +7,9 @@ the requests are cheap (errors, short generations) except where the wire format 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import threading
 
 import httpx
@@ -247,3 +250,31 @@ def test_api_key_is_required_when_configured(local_server: EmbeddedServer) -> No
         ok = httpx.get(url, headers={"Authorization": "Bearer s3cret-key"})
         assert ok.status_code == 200
         assert "s3cret" not in repr(keyed)
+
+
+def _toolkit(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "toolkit", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def test_serve_refuses_a_public_interface_without_a_key() -> None:
+    done = _toolkit("serve", "--host", "0.0.0.0", "--port", "1")
+    assert done.returncode == 2
+    assert "TOOLKIT_SERVER_API_KEY" in done.stderr and "0.0.0.0" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_prompt_command_prints_what_the_model_reads() -> None:
+    done = _toolkit("prompt", "What's the weather in Beijing?", "--tools", "tools:get_weather")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("<|im_start|>system\n")
+    assert '"name": "get_weather"' in done.stdout and '"name": "add"' not in done.stdout
+    assert done.stdout.endswith("What's the weather in Beijing?<|im_end|>\n<|im_start|>assistant\n")
+    assert "tokens" in done.stderr
+    bad = _toolkit("prompt", "hi", "--tool-choice", "nope")
+    assert bad.returncode == 2 and "--tool-choice 'nope'" in bad.stderr

@@ -20,6 +20,7 @@ from tools.weather import get_weather
 
 __all__ = [
     "ALL_TOOLS",
+    "SEED_TOOLS",
     "add",
     "add_days",
     "calculate",
@@ -49,3 +50,6 @@ ALL_TOOLS: list[BaseTool] = [
     query_database,
     describe_database,
 ]
+
+#: The two tools of the seed's example (listing 7.11): what ``toolkit demo`` binds.
+SEED_TOOLS: list[BaseTool] = [get_weather, add]

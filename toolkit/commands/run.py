@@ -54,10 +54,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "demo",
         help=f"the seed's example: {DEMO_QUESTION}",
         description=f"Run the seed's example question ({DEMO_QUESTION}: the sum of the "
-        "temperatures of Beijing and Xi'an) with the example tools.",
+        "temperatures of Beijing and Xi'an) with the seed's tools, get_weather and add.",
     )
     _add_options(demo)
-    demo.set_defaults(handler=lambda args: _execute(DEMO_QUESTION, args))
+    demo.set_defaults(tools="tools:SEED_TOOLS", handler=lambda args: _execute(DEMO_QUESTION, args))
 
 
 def _add_options(parser: argparse.ArgumentParser) -> None:

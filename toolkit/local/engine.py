@@ -451,6 +451,11 @@ class Engine:
         if len(text) > emitted:
             yield text[emitted:]
 
+    def reset(self) -> None:
+        """Forget the evaluated context: the next prompt is evaluated from its first token."""
+        self._llm.reset()
+        self._logits = None
+
     def close(self) -> None:
         """Free the model and its compiled grammars."""
         for grammar in self._grammars.values():

@@ -1,0 +1,205 @@
+"""The embedded server against raw llama.cpp, and the seed question end to end.
+
+Measured side by side in one run, on the shipped model with the same threads and context:
+
+1. **Server vs raw llama.cpp.** For each question, one request to our server over HTTP (chat
+   template, tool-versus-text decision, grammar-constrained decoding, parsing, JSON) against
+   ``Llama.create_completion`` on the very prompt the server rendered, greedy, generating the
+   same number of tokens as the server reported in ``usage`` (end-of-turn suppressed so the
+   counts match). Both start from an empty KV cache. Goal: server <= 1.10x raw.
+2. **Seed question end to end.** "计算一下北京和西安的气温的总和" through a plain four-step loop
+   (ChatOpenAI + ``bind_tools`` over HTTP, tools executed, ToolMessages back) until the final
+   answer. Goal: <= 5 s on 2 cores.
+
+Run: ``python bench/server_vs_llama.py [repeats]`` (default 3; the median is shown).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import llama_cpp
+from langchain_core.messages import BaseMessage, HumanMessage
+from langchain_openai import ChatOpenAI
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from toolkit.config import Settings, load_settings
+from toolkit.local.runner import EmbeddedServer
+from toolkit.local.sampling import build_has_amx, plain_cpu_buffers
+from toolkit.schema import tool_schema
+from tools import add, get_weather
+
+__all__ = ["Row", "main", "measure"]
+
+SEED_QUESTION = "计算一下北京和西安的气温的总和"
+QUESTIONS = [
+    ("tool call (auto)", "What's the weather in Beijing?", "auto"),
+    ("tool call (required)", "What is 17 + 25?", "required"),
+    ("text answer (auto)", "Hello, who are you?", "auto"),
+]
+
+
+@dataclass
+class Row:
+    """One measurement.
+
+    Attributes:
+        name: What was measured.
+        tokens: Tokens generated (prompt tokens in brackets are not counted).
+        server: Seconds through our server (median).
+        raw: Seconds with raw llama.cpp (median), or ``None`` where it does not apply.
+        goal: The goal, in words.
+        met: Whether the goal was met in this run.
+    """
+
+    name: str
+    tokens: int
+    server: float
+    raw: float | None
+    goal: str
+    met: bool
+
+    @property
+    def ratio(self) -> float | None:
+        """Server time over raw time."""
+        return self.server / self.raw if self.raw else None
+
+
+def _raw_model(path: str, settings: Settings) -> llama_cpp.Llama:
+    guard = plain_cpu_buffers() if build_has_amx() else contextlib.nullcontext()
+    with guard:
+        return llama_cpp.Llama(
+            model_path=path,
+            n_ctx=settings.n_ctx,
+            n_threads=settings.n_threads or None,
+            n_threads_batch=settings.n_threads or None,
+            verbose=False,
+        )
+
+
+def _server_vs_raw(server: EmbeddedServer, raw: llama_cpp.Llama, repeats: int) -> list[Row]:
+    tools = [tool_schema(get_weather), tool_schema(add)]
+    rows = []
+    ends = {
+        t: -1e9 for t in range(raw.n_vocab()) if llama_cpp.llama_vocab_is_eog(raw._model.vocab, t)
+    }
+    with httpx.Client(base_url=server.base_url, timeout=600) as http:
+        for label, question, choice in QUESTIONS:
+            body = {
+                "messages": [{"role": "user", "content": question}],
+                "tools": tools,
+                "tool_choice": choice,
+            }
+            prompt = http.post("/prompt", json=body).json()["prompt"]
+            ours, theirs, count = [], [], 0
+            for _ in range(repeats):
+                server.engine.reset()
+                start = time.perf_counter()
+                answer = http.post("/chat/completions", json=body).json()
+                ours.append(time.perf_counter() - start)
+                count = answer["usage"]["completion_tokens"]
+                raw.reset()
+                start = time.perf_counter()
+                raw.create_completion(
+                    prompt, max_tokens=count, temperature=0, logit_bias=ends, stop=[]
+                )
+                theirs.append(time.perf_counter() - start)
+            server_s, raw_s = statistics.median(ours), statistics.median(theirs)
+            rows.append(
+                Row(
+                    f"{label}: {question}",
+                    count,
+                    server_s,
+                    raw_s,
+                    "<= 1.10x raw",
+                    server_s <= 1.10 * raw_s,
+                )
+            )
+    return rows
+
+
+def _seed_end_to_end(server: EmbeddedServer, repeats: int) -> Row:
+    chat = ChatOpenAI(
+        model="local",
+        base_url=server.base_url,
+        api_key=server.api_key or "local",
+        temperature=0,
+        timeout=600,
+        max_retries=0,
+    ).bind_tools([add, get_weather])
+    by_name = {"add": add, "get_weather": get_weather}
+    times, tokens, final = [], 0, ""
+    for _ in range(repeats):
+        server.engine.reset()
+        messages: list[BaseMessage] = [HumanMessage(SEED_QUESTION)]
+        tokens = 0
+        start = time.perf_counter()
+        for _step in range(6):
+            reply = chat.invoke(messages)
+            tokens += (reply.usage_metadata or {}).get("output_tokens", 0)
+            messages.append(reply)
+            if not reply.tool_calls:
+                break
+            messages.extend(by_name[c["name"]].invoke(c) for c in reply.tool_calls)
+        times.append(time.perf_counter() - start)
+        final = str(messages[-1].content)
+    seconds = statistics.median(times)
+    return Row(
+        f"seed question end to end (answer: {final[:30]!r})",
+        tokens,
+        seconds,
+        None,
+        "<= 5 s on 2 cores",
+        seconds <= 5.0,
+    )
+
+
+def measure(repeats: int = 3) -> list[Row]:
+    """Run every measurement.
+
+    Args:
+        repeats: How many times each is run (the median counts).
+
+    Returns:
+        The rows, server-vs-raw first, then the seed question.
+    """
+    settings = load_settings()
+    with EmbeddedServer(settings) as server:
+        raw = _raw_model(str(server.engine.model_path), settings)
+        try:
+            rows = _server_vs_raw(server, raw, repeats)
+        finally:
+            raw.close()
+        rows.append(_seed_end_to_end(server, repeats))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the measurements and the ratios side by side.
+
+    Args:
+        argv: ``[repeats]`` optionally; default 3.
+
+    Returns:
+        0 (the numbers are information, not a test).
+    """
+    args = sys.argv[1:] if argv is None else argv
+    rows = measure(int(args[0]) if args else 3)
+    print(f"{'':62} {'tokens':>6} {'server':>8} {'raw':>8} {'ratio':>7}")
+    for row in rows:
+        raw = f"{row.raw:8.2f}" if row.raw is not None else f"{'-':>8}"
+        ratio = f"{row.ratio:6.2f}x" if row.ratio is not None else f"{'-':>7}"
+        print(f"{row.name[:62]:62} {row.tokens:6d} {row.server:8.2f} {raw} {ratio}  s")
+        print(f"{'':62} goal: {row.goal}: {'met' if row.met else 'NOT met'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,175 @@
+"""The pure parts of the embedded server's decisions: nudges, repeats, grounding, grammars."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from toolkit.errors import PromptError
+from toolkit.local.engine import SamplingOptions
+from toolkit.local.policy import (
+    DEFAULT_NUDGE,
+    CallHistory,
+    ChatJob,
+    ToolPolicy,
+    adds_new_grounded_values,
+    build_prompt,
+    conversation_text,
+    prompt_messages,
+)
+from toolkit.local.protocol import parse_chat_request
+from toolkit.local.sampling import find_stop, held_back, use_token_references
+
+TOOL = {"type": "function", "function": {"name": "get_weather", "parameters": {}}}
+MARKERS = {"<tool_call>": "<tool_call>", "</tool_call>": "</tool_call>"}
+
+
+def _call(name: str, arguments: dict, call_id: str = "c1") -> dict:
+    return {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False)},
+    }
+
+
+def test_nudge_only_for_auto_with_tools() -> None:
+    user = [{"role": "user", "content": "hi"}]
+    nudged = prompt_messages(ChatJob(messages=user, tools=[TOOL]), ToolPolicy())
+    assert nudged[0]["role"] == "system" and DEFAULT_NUDGE in nudged[0]["content"]
+    assert nudged[1:] == user
+    for job in (
+        ChatJob(messages=user),
+        ChatJob(messages=user, tools=[TOOL], tool_choice="none"),
+        ChatJob(messages=user, tools=[TOOL], tool_choice="required"),
+        ChatJob(messages=user, tools=[TOOL], constrained=False),
+    ):
+        assert prompt_messages(job, ToolPolicy()) == user
+    assert prompt_messages(ChatJob(messages=user, tools=[TOOL]), ToolPolicy(nudge=None)) == user
+
+
+def test_nudge_is_appended_to_the_clients_system_message() -> None:
+    messages = [
+        {"role": "developer", "content": [{"type": "text", "text": "Be brief."}]},
+        {"role": "user", "content": "hi"},
+    ]
+    job = ChatJob(messages=messages, tools=[TOOL])
+    first = prompt_messages(job, ToolPolicy())[0]
+    assert first == {"role": "system", "content": f"Be brief.\n\n{DEFAULT_NUDGE}"}
+    assert messages[0]["role"] == "developer"  # the job's messages are not modified
+    prompt = build_prompt(job, ToolPolicy(), None)
+    assert prompt.startswith(f"<|im_start|>system\nBe brief.\n\n{DEFAULT_NUDGE}\n\n# Tools")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "previous", "kept"),
+    [
+        ({"city": "西安"}, [{"city": "北京"}], True),  # the second city the user named
+        ({"city": "Shanghai", "unit": "celsius"}, [{"city": "Beijing", "unit": "celsius"}], True),
+        ({"city": "北京"}, [{"city": "北京"}], False),  # a copy
+        ({"x": 5, "y": 4}, [{"x": 4, "y": 5}], False),  # the same values shuffled
+        ({"number": 10}, [{"number": 5}], False),  # a value the user never wrote
+        ({"city": "Paris"}, [{"city": "北京"}], False),
+        (
+            {"artist": "Maroon 5", "duration": 15.0},
+            [{"artist": "Taylor Swift", "duration": 20}],
+            True,
+        ),
+    ],
+)
+def test_extra_calls_must_add_grounded_values(
+    arguments: dict, previous: list[dict], kept: bool
+) -> None:
+    text = conversation_text(
+        [
+            {"role": "system", "content": "You help."},
+            {"role": "user", "content": "计算一下北京和西安的气温的总和, Beijing and Shanghai"},
+            {
+                "role": "user",
+                "content": [{"type": "text", "text": "Taylor Swift, Maroon 5: 20 and 15"}],
+            },
+        ]
+    )
+    assert adds_new_grounded_values(arguments, previous, text) is kept
+
+
+def test_call_history_knows_what_the_results_already_say() -> None:
+    messages = [
+        {"role": "user", "content": "计算一下北京和西安的气温的总和"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                _call("get_weather", {"city": "北京"}, "a"),
+                _call("get_weather", {"city": "西安"}, "b"),
+            ],
+        },
+        {"role": "tool", "tool_call_id": "a", "content": "北京 (Beijing): 6 °C, sunny"},
+        {"role": "tool", "tool_call_id": "b", "content": "西安 (Xi'an): 5 °C, overcast"},
+    ]
+    history = CallHistory(messages)
+    assert history.redundant(_call("get_weather", {"city": "北京"}))  # the same call
+    assert history.redundant(_call("get_weather", {"city": "Xi'an"}))  # its result says Xi'an
+    assert not history.redundant(_call("get_weather", {"city": "上海"}))
+    assert not history.redundant(_call("add", {"x": 6, "y": 5}))  # a new step of the chain
+    assert not CallHistory([]).redundant(_call("get_weather", {"city": "北京"}))
+
+
+def test_token_references_split_literals_around_markers() -> None:
+    grammar = (
+        'call ::= "<tool_call>\\n" body "\\n</tool_call>"\n'
+        'text ::= [^<"] text | "\\"<tool_call>\\"" # <tool_call> in a comment\n'
+    )
+    rewritten = use_token_references(grammar, MARKERS)
+    assert 'call ::= (<tool_call> "\\n") body ("\\n" </tool_call>)' in rewritten
+    assert '[^<"]' in rewritten and "# <tool_call> in a comment" in rewritten
+    assert '("\\"" <tool_call> "\\"")' in rewritten
+    assert use_token_references(grammar, {}) == grammar
+
+
+def test_stop_strings_are_found_and_never_split() -> None:
+    assert find_stop("one, two, STOP three", ("STOP",), 0) == 10
+    assert find_stop("nothing here", ("STOP",), 0) is None
+    assert held_back("counting ST", ("STOP",)) == 2
+    assert held_back("counting", ("STOP",)) == 0
+    assert held_back("abc", ()) == 0
+
+
+def test_protocol_normalises_an_openai_request() -> None:
+    job, extras = parse_chat_request(
+        {
+            "model": "anything",
+            "messages": [
+                {"role": "user", "content": "hi"},
+                {"role": "assistant", "content": None, "tool_calls": [_call("get_weather", {})]},
+                {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+            ],
+            "tools": [TOOL],
+            "tool_choice": {"type": "function", "function": {"name": "get_weather"}},
+            "parallel_tool_calls": False,
+            "max_completion_tokens": 7,
+            "temperature": 0.5,
+            "seed": 3,
+            "stop": "END",
+            "stream": True,
+            "stream_options": {"include_usage": True},
+            "user": "ignored",
+        }
+    )
+    assert job.tool_choice == "get_weather" and job.parallel_tool_calls is False
+    assert job.options == SamplingOptions(max_tokens=7, temperature=0.5, seed=3, stop=("END",))
+    assert job.messages[1]["tool_calls"][0]["function"]["name"] == "get_weather"
+    assert extras == {"stream": True, "include_usage": True}
+
+
+def test_protocol_errors_carry_the_field() -> None:
+    with pytest.raises(PromptError) as info:
+        parse_chat_request({"messages": [{"role": "user"}], "tools": [TOOL, TOOL]})
+    assert info.value.param == "tools" and "unique" in str(info.value)
+
+
+def test_policy_thresholds_are_checked() -> None:
+    with pytest.raises(ValueError, match="text_threshold"):
+        ToolPolicy(text_threshold=1.5)
+    with pytest.raises(ValueError, match="max_calls"):
+        ToolPolicy(max_calls=0)
