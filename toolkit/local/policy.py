@@ -1,29 +1,30 @@
-"""How the embedded server answers one chat request: text or tool calls, and which grammar.
+"""The tool-versus-text decision of the embedded server, and the signals it rests on.
 
 The small embedded model has habits that a grammar alone does not fix (measured, see
 ``shared/DESIGN.md``): it writes a call as a fenced ```` ```json ```` block rather than the
-``<tool_call>`` block its template teaches, stops after one such block (so parallel requests
-get one call), calls some tool even when none fits, and repeats a call after its result came
-back. With ``tool_choice="auto"`` the server therefore *decides* before it decodes:
+``<tool_call>`` block its template teaches, never opens a second call by itself, calls some
+tool even when none fits, and asks again for what a tool result just told it. The signals here
+all come from the model's own probabilities, read at a few decision points:
 
-1. **Nudge.** One sentence is added to the system turn: call a function only when one fits,
-   otherwise answer in text (:data:`DEFAULT_NUDGE`; the client's own system message is kept
-   and the sentence appended).
-2. **Decide.** The prompt is evaluated once and the model's own next-token distribution is
-   split into *call openers* (``<tool_call>``, a code fence, ``{`` or ``[``: every way it
-   starts a call) and everything else, *text*. When the text probability reaches
-   :attr:`ToolPolicy.text_threshold` the answer is text, otherwise calls.
-3. **Decode under the matching grammar.** Calls: ``<tool_call>`` blocks only, each fitting its
-   tool's schema, as many as the model writes (at most one with
-   ``parallel_tool_calls=false``); in that format the model does go on to a second call.
-   Text: no ``<tool_call>``, and the first token may not open a call.
-4. **No repeats.** A call identical (name and arguments) to one already made earlier in the
-   conversation is dropped: its result is already there. When nothing is left, the model
-   answers in text instead. Genuine multi-step chains (new calls) are untouched.
+1. **Nudge.** For ``tool_choice="auto"`` one sentence joins the system turn: call a function
+   only when one fits, otherwise answer in text (:data:`DEFAULT_NUDGE`, appended to the
+   client's own system message when there is one).
+2. **Text or call?** :func:`text_probability`: the first-token probability of everything that
+   does not open a call (``<tool_call>``, a code fence, ``{``, ``[``). Text when it reaches
+   :attr:`ToolPolicy.text_threshold`.
+3. **Is it for these tools?** :func:`name_probabilities`: with ``<tool_call>`` and
+   ``{"name": "`` appended, the probability that the model names an offered tool. When the
+   question needs a function that is not offered, the model reaches for a name of its own
+   and this total is low: text when it is under :attr:`ToolPolicy.name_threshold`.
+4. **One more call?** The model never opens a second ``<tool_call>`` by itself, but made to
+   write one it writes the second city, the other artist — or a copy, shuffled values or
+   invented ones. :func:`adds_new_grounded_values` keeps an extra call only when it brings
+   values the conversation mentions and no earlier call of the answer used.
+5. **Already answered?** :class:`CallHistory`: a call that repeats an earlier one, or asks only
+   for what its earlier results already say, is redundant.
 
-``required`` and a named tool decode calls directly (the named one only, one call); ``none``
-decodes text. With ``constrained=False`` (for measuring) the model decodes freely and the
-tolerant parser reads whatever it wrote. Every threshold lives in :class:`ToolPolicy`.
+:mod:`toolkit.local.decoding` turns these into decoding; every threshold lives in
+:class:`ToolPolicy`.
 """
 
 from __future__ import annotations
