@@ -75,7 +75,7 @@ def test_provider_local_forces_the_embedded_model() -> None:
 
 
 def test_provider_remote_without_provider_says_what_to_set() -> None:
-    with pytest.raises(ConfigError, match="QWEN_API_KEY.*OPENAI_API_KEY"):
+    with pytest.raises(ConfigError, match=r"QWEN_API_KEY.*OPENAI_API_KEY"):
         load_settings(environ={"TOOLKIT_PROVIDER": "remote"})
 
 

@@ -130,6 +130,8 @@ def test_empty_string_marks_an_optional_parameter_and_its_absence_otherwise_fail
     ok, reason = simple(area(width=3, height=2.5), answer)
     assert not ok and "'unit' is missing" in reason
     assert simple(area(width=3, height=2.5, unit="m"), answer)[0]
+    ok, reason = simple(area(width=3, height=2.5, exact=False))
+    assert not ok and "'exact' = False should be left out" in reason
 
 
 def test_variable_allowance_accepts_the_answer_type() -> None:

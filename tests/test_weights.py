@@ -79,7 +79,11 @@ def test_assembles_once_verifies_and_reuses(tmp_path: Path, parts_on_path: str) 
 
 
 def test_missing_package_names_the_pip_command(tmp_path: Path, parts_on_path: str) -> None:
-    model = _fake_model(parts_on_path, modules=(f"{parts_on_path}1", "no_such_part_module_xyz"))
+    model = _fake_model(
+        parts_on_path,
+        modules=(f"{parts_on_path}1", "no_such_part_module_xyz"),
+        distributions=(f"{parts_on_path}1==1.0", f"{parts_on_path}2==1.0"),
+    )
     with pytest.raises(LocalModelError) as info:
         resolve_model_path(_settings(tmp_path), model=model)
     message = str(info.value)

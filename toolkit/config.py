@@ -50,7 +50,7 @@ ENV_VARS: dict[str, str] = {
     "TOOLKIT_CACHE_DIR": "Where the shipped model is assembled (default ~/.cache/toolkit).",
     "TOOLKIT_THREADS": "CPU threads for the embedded model (default: all cores).",
     "TOOLKIT_CONTEXT": "Context window of the embedded model in tokens (default 4096).",
-    "TOOLKIT_SERVER_API_KEY": "Key that clients of `toolkit serve` must send (needed off loopback).",
+    "TOOLKIT_SERVER_API_KEY": "Key clients of `toolkit serve` must send (needed off loopback).",
     "TOOLKIT_TIMEOUT": "Seconds to wait for one model reply (default 120).",
     "TOOLKIT_ENV_FILE": "Path of the .env file to read (default ./.env).",
 }

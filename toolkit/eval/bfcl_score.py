@@ -171,6 +171,8 @@ def _check_value(param: str, schema: Mapping[str, Any], value: Any, accepted: li
         )
     if not _matches_any(value, accepted, schema):
         shown = [answer for answer in accepted if answer != ""]
+        if not shown:
+            return f"parameter {param!r} = {value!r} should be left out"
         return f"parameter {param!r} = {value!r} is not one of {shown!r}"
     return ""
 

@@ -83,7 +83,7 @@ class ToolPolicy:
         drop_repeated_calls: Drop calls identical to one made earlier in the conversation.
     """
 
-    text_threshold: float = 0.2
+    text_threshold: float = 0.3
     name_threshold: float = 0.5
     max_calls: int = 8
     nudge: str | None = DEFAULT_NUDGE
