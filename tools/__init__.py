@@ -52,4 +52,4 @@ ALL_TOOLS: list[BaseTool] = [
 ]
 
 #: The two tools of the seed's example (listing 7.11): what ``toolkit demo`` binds.
-SEED_TOOLS: list[BaseTool] = [get_weather, add]
+SEED_TOOLS: list[BaseTool] = [add, get_weather]
