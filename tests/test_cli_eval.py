@@ -165,7 +165,7 @@ def _toolkit(
         capture_output=True,
         text=True,
         env=environ,
-        timeout=120,
+        timeout=600,  # the embedded model on 2 shared cores can be slow to answer
     )
 
 
