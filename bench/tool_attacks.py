@@ -5,14 +5,16 @@ beside the median time of an ordinary call of that tool, measured in the same ru
 of the two. A refusal should cost about what an ordinary call costs: the bounds are checked
 before any work is done. Two attacks are different by design and are marked: the runaway
 recursive SQL query is stopped by the time limit (``tools.database.TIME_LIMIT``), so it costs
-that limit. Run: ``python bench/tool_attacks.py``.
+that limit. Run: ``python bench/tool_attacks.py [repeat]`` (default 15).
 """
 
 from __future__ import annotations
 
 import statistics
+import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from langchain_core.tools import BaseTool, ToolException
@@ -20,7 +22,7 @@ from langchain_core.tools import BaseTool, ToolException
 import tools
 from tools.database import TIME_LIMIT
 
-__all__ = ["main", "median_seconds"]
+__all__ = ["Row", "main", "measure", "median_seconds"]
 
 REPEAT = 15
 
@@ -98,20 +100,67 @@ def _symlink_case() -> tuple[BaseTool, dict, dict]:
     return read, {"path": "ok.txt"}, {"symlink out": {"path": "out.txt"}}
 
 
-def main() -> None:
-    """Print one line per attack: refusal time, ordinary time, ratio."""
-    print(f"{'tool':<16}{'attack':<32}{'refused ms':>12}{'ordinary ms':>13}{'ratio':>8}")
+@dataclass(frozen=True)
+class Row:
+    """One attack.
+
+    Attributes:
+        tool: The tool's name.
+        attack: The attack's name.
+        refused: Median seconds of the refused call.
+        ordinary: Median seconds of an ordinary call of the same tool.
+    """
+
+    tool: str
+    attack: str
+    refused: float
+    ordinary: float
+
+    @property
+    def ratio(self) -> float:
+        """Refused over ordinary."""
+        return self.refused / self.ordinary
+
+
+def measure(repeat: int = REPEAT) -> list[Row]:
+    """Time every attack next to an ordinary call of its tool.
+
+    Args:
+        repeat: Calls timed per attack and per ordinary call (3 for the time-limited attack).
+
+    Returns:
+        One row per attack.
+    """
+    rows = []
     for tool, ordinary, attacks in [*CASES, _symlink_case()]:
-        baseline = median_seconds(tool, ordinary)
+        baseline = median_seconds(tool, ordinary, repeat)
         for name, arguments in attacks.items():
-            repeat = 3 if "time limit" in name else REPEAT
-            refused = median_seconds(tool, arguments, repeat)
-            print(
-                f"{tool.name:<16}{name:<32}{refused * 1e3:>12.3f}{baseline * 1e3:>13.3f}"
-                f"{refused / baseline:>8.2f}"
+            refused = median_seconds(
+                tool, arguments, min(3, repeat) if "time limit" in name else repeat
             )
+            rows.append(Row(tool.name, name, refused, baseline))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print one line per attack: refusal time, ordinary time, ratio.
+
+    Args:
+        argv: ``[repeat]`` optionally; default 15.
+
+    Returns:
+        0 (the numbers are information, not a test).
+    """
+    args = sys.argv[1:] if argv is None else argv
+    print(f"{'tool':<16}{'attack':<32}{'refused ms':>12}{'ordinary ms':>13}{'ratio':>8}")
+    for row in measure(int(args[0]) if args else REPEAT):
+        print(
+            f"{row.tool:<16}{row.attack:<32}{row.refused * 1e3:>12.3f}{row.ordinary * 1e3:>13.3f}"
+            f"{row.ratio:>8.2f}"
+        )
     print(f"(the runaway query is stopped by TIME_LIMIT = {TIME_LIMIT:g} s, as designed)")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
