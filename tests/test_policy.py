@@ -10,6 +10,7 @@ from toolkit.errors import PromptError
 from toolkit.local.engine import SamplingOptions
 from toolkit.local.policy import (
     DEFAULT_NUDGE,
+    RESULTS_NUDGE,
     CallHistory,
     ChatJob,
     ToolPolicy,
@@ -17,6 +18,7 @@ from toolkit.local.policy import (
     build_prompt,
     conversation_text,
     prompt_messages,
+    results_nudge,
 )
 from toolkit.local.protocol import parse_chat_request
 from toolkit.local.sampling import find_stop, held_back, use_token_references
@@ -173,3 +175,15 @@ def test_policy_thresholds_are_checked() -> None:
         ToolPolicy(text_threshold=1.5)
     with pytest.raises(ValueError, match="max_calls"):
         ToolPolicy(max_calls=0)
+
+
+def test_results_nudge_restates_the_last_question() -> None:
+    messages = [
+        {"role": "user", "content": "first question"},
+        {"role": "assistant", "content": "ok"},
+        {"role": "user", "content": [{"type": "text", "text": " 计算一下总和 "}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "11"},
+    ]
+    assert results_nudge(messages) == f"{RESULTS_NUDGE} The question was: 计算一下总和"
+    assert results_nudge([{"role": "user", "content": "  "}]) == RESULTS_NUDGE
+    assert results_nudge([{"role": "system", "content": "x"}]) == RESULTS_NUDGE

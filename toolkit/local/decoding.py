@@ -32,7 +32,6 @@ from toolkit.local.grammar import calls_grammar, text_grammar
 from toolkit.local.parser import ContentDelta, ToolCallEvent, ToolCallStream, parse_tool_calls
 from toolkit.local.policy import (
     NOT_TEXT_STARTS,
-    RESULTS_NUDGE,
     CallHistory,
     ChatJob,
     ToolPolicy,
@@ -41,6 +40,7 @@ from toolkit.local.policy import (
     build_prompt,
     conversation_text,
     name_probabilities,
+    results_nudge,
     text_probability,
 )
 
@@ -164,9 +164,10 @@ class _Decoder:
         )
 
     def _answer_from_results(self) -> list[int]:
-        """The prompt with :data:`RESULTS_NUDGE` at its end (the same prompt if the template
-        refuses a late system message)."""
-        messages = [*self.job.messages, {"role": "system", "content": RESULTS_NUDGE}]
+        """The prompt with :func:`~toolkit.local.policy.results_nudge` at its end (the same
+        prompt if the template refuses a late system message)."""
+        nudge = results_nudge(self.job.messages)
+        messages = [*self.job.messages, {"role": "system", "content": nudge}]
         try:
             text = build_prompt(replace(self.job, messages=messages), self.policy, self.template)
         except PromptError:

@@ -34,6 +34,7 @@ import numpy as np
 
 from toolkit.config import Settings
 from toolkit.errors import LocalModelError
+from toolkit.local.lookup import LookupFeeder
 from toolkit.local.sampling import (
     TOKEN_DATA,
     CompiledGrammar,
@@ -84,6 +85,8 @@ class Generation:
         tokens: The ids generated so far (the end-of-turn token excluded).
         logprobs: With ``score=True``, each generated token's log-probability under the
             model alone (before any grammar or ban): how natural the model finds the output.
+        evaluations: Model evaluations run after the prompt when guesses were checked in
+            batches (:mod:`toolkit.local.lookup`); ``None`` when each token was evaluated alone.
     """
 
     prompt_tokens: int
@@ -92,6 +95,7 @@ class Generation:
     logprobs: list[float] | None = None
     finish_reason: str | None = None
     text: str = ""
+    evaluations: int | None = None
     _pieces: Iterator[str] = field(default=iter(()), repr=False)
 
     def __iter__(self) -> Iterator[str]:
@@ -117,6 +121,9 @@ class Engine:
         n_threads: CPU threads; ``None`` uses every core.
         vocab_only: Load only the vocabulary and metadata (tokenize, chat template), not the
             weights: fast, but it cannot generate.
+        lookup_tokens: With greedy decoding, most tokens guessed from the context and checked
+            in one batch (:mod:`toolkit.local.lookup`); 0 evaluates one token at a time. The
+            output is the same either way.
 
     Raises:
         LocalModelError: The file cannot be loaded (missing, truncated or corrupt).
@@ -129,8 +136,10 @@ class Engine:
         n_ctx: int = 4096,
         n_threads: int | None = None,
         vocab_only: bool = False,
+        lookup_tokens: int = 3,
     ) -> None:
         self.model_path = Path(model_path)
+        self.lookup_tokens = lookup_tokens
         threads = n_threads or os.cpu_count() or 1
         guard = plain_cpu_buffers() if build_has_amx() else contextlib.nullcontext()
         try:
@@ -411,11 +420,32 @@ class Engine:
         cancel: threading.Event | None,
     ) -> Iterator[str]:
         logits, raw = first
+        generation.finish_reason = "length"
+        feeder = None
+        if options.temperature <= 0 and self.lookup_tokens > 0:
+            feeder = LookupFeeder(self._llm, self.n_vocab, length=self.lookup_tokens)
+        try:
+            yield from self._loop(logits, raw, options, grammar, budget, generation, cancel, feeder)
+        finally:
+            if feeder is not None:
+                feeder.settle()
+                generation.evaluations = feeder.batches
+
+    def _loop(
+        self,
+        logits: np.ndarray,
+        raw: np.ndarray,
+        options: SamplingOptions,
+        grammar: CompiledGrammar | None,
+        budget: int,
+        generation: Generation,
+        cancel: threading.Event | None,
+        feeder: LookupFeeder | None,
+    ) -> Iterator[str]:
         rng = np.random.default_rng(options.seed)
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         stops = tuple(s for s in options.stop if s)
         text, emitted = "", 0
-        generation.finish_reason = "length"
         while generation.completion_tokens < budget:
             if cancel is not None and cancel.is_set():
                 generation.finish_reason = "stop"
@@ -443,8 +473,11 @@ class Engine:
                 yield text[emitted:safe]
                 emitted = safe
             if generation.completion_tokens < budget:
-                self._llm.eval([token])
-                logits = raw = self._read_logits()
+                if feeder is None:
+                    self._llm.eval([token])
+                    logits = raw = self._read_logits()
+                else:
+                    logits = raw = self._logits = feeder.advance(token)
         if decoder is not None:
             text += decoder.decode(b"", final=True)
         generation.text = text
