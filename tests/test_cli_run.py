@@ -118,8 +118,8 @@ def test_a_failing_endpoint_exits_2_and_keeps_what_was_printed():
 @pytest.mark.parametrize(
     ("tools", "message"),
     [
-        ("no_such_module_xyz", "error: cannot import 'no_such_module_xyz'"),
-        ("tests/fixtures/missing.py", "error: no such file: tests/fixtures/missing.py"),
+        ("no_such_module_xyz", "error: no_such_module_xyz: no such module, file or directory"),
+        ("tests/fixtures/missing.py", "error: tests/fixtures/missing.py: no such file"),
         ("json", "error: json holds no LangChain tools"),
         (f"{FIXTURE_TOOLS}:nothing", "has no attribute 'nothing'"),
     ],

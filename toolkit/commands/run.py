@@ -12,11 +12,7 @@ Exit status: 0 answered, 1 a budget ended the run (the summary names the setting
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import json
-import sys
-from pathlib import Path
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
@@ -27,6 +23,7 @@ from toolkit.errors import TargetError
 from toolkit.loop import ToolLoop, check_tool_choice
 from toolkit.models import load_chat_model
 from toolkit.render import render_loop_result, render_message
+from toolkit.schema import load_targets
 from toolkit.transcript import LoopResult, LoopStatus
 
 __all__ = ["DEMO_QUESTION", "load_tools", "register"]
@@ -116,7 +113,9 @@ def _positive(kind: type) -> Any:
 def load_tools(spec: str) -> list[BaseTool]:
     """Load tools from ``module``, ``module:NAME`` or ``path/to/file.py`` (``:NAME`` allowed).
 
-    Without ``NAME`` the module's ``ALL_TOOLS`` is used, else every LangChain tool defined in it.
+    Targets are resolved as by ``toolkit schema`` (:func:`toolkit.schema.load_targets`): a
+    module's ``ALL_TOOLS``, else the LangChain tools defined in it; ``:NAME`` picks one tool or
+    list. Running needs LangChain tools (``@tool``), not plain functions.
 
     Args:
         spec: Where the tools are.
@@ -125,47 +124,15 @@ def load_tools(spec: str) -> list[BaseTool]:
         The tools, in order.
 
     Raises:
-        TargetError: The module cannot be found or imported, or holds no tools.
+        TargetError: The module cannot be found or imported, or holds no LangChain tools.
     """
-    where, _, attribute = spec.partition(":")
-    module = _import(where)
-    if attribute:
-        if not hasattr(module, attribute):
-            raise TargetError(f"{where} has no attribute {attribute!r}; check the name after ':'.")
-        found = getattr(module, attribute)
-    elif hasattr(module, "ALL_TOOLS"):
-        found = module.ALL_TOOLS
-    else:
-        found = [value for value in vars(module).values() if isinstance(value, BaseTool)]
-    tools = [found] if isinstance(found, BaseTool) else list(found or [])
+    tools = load_targets(spec)
     if not tools or not all(isinstance(tool, BaseTool) for tool in tools):
         raise TargetError(
             f"{spec} holds no LangChain tools: define ALL_TOOLS = [...] or @tool functions "
             "in it, or name a tool or list with MODULE:NAME."
         )
     return tools
-
-
-def _import(where: str) -> Any:
-    path = Path(where)
-    try:
-        if where.endswith(".py"):
-            if not path.is_file():
-                raise TargetError(f"no such file: {where}; give an existing .py file.")
-            spec = importlib.util.spec_from_file_location(path.stem, path)
-            module = importlib.util.module_from_spec(spec)
-            sys.modules.setdefault(path.stem, module)
-            spec.loader.exec_module(module)
-            return module
-        return importlib.import_module(where)
-    except TargetError:
-        raise
-    except ModuleNotFoundError as exc:
-        raise TargetError(
-            f"cannot import {where!r}: {exc}. Give an importable module (e.g. tools) or a .py file."
-        ) from None
-    except Exception as exc:  # the module raised while importing
-        raise TargetError(f"importing {where!r} failed: {type(exc).__name__}: {exc}") from None
 
 
 def _execute(question: str, args: argparse.Namespace) -> int:
