@@ -20,8 +20,9 @@ to write one more call after each, kept only when it is new and grounded in the 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -30,6 +31,7 @@ from toolkit.errors import PromptError
 from toolkit.local.engine import Engine, SamplingOptions
 from toolkit.local.grammar import calls_grammar, text_grammar
 from toolkit.local.parser import ContentDelta, ToolCallEvent, ToolCallStream, parse_tool_calls
+from toolkit.local.partial import ScalarScanner
 from toolkit.local.policy import (
     NOT_TEXT_STARTS,
     CallHistory,
@@ -41,6 +43,7 @@ from toolkit.local.policy import (
     conversation_text,
     name_probabilities,
     results_nudge,
+    rules_out_extra_call,
     text_probability,
 )
 
@@ -208,11 +211,22 @@ class _Decoder:
         reason = "tool_calls" if count else (generation.finish_reason or "stop")
         yield self._finished(reason, "free")
 
-    def _attempt(self, context: list[int], grammar: str) -> tuple[list[str], Any, list[dict]]:
+    def _attempt(
+        self, context: list[int], grammar: str, doomed: Callable[[Any], bool] | None = None
+    ) -> tuple[list[str], Any, list[dict]]:
+        """One grammar-constrained call; with ``doomed``, given up (no calls found) as soon
+        as a completed argument value satisfies it."""
         generation = self.engine.generate(
             context, self._options(), grammar=grammar, cancel=self.cancel
         )
-        pieces = list(generation)
+        pieces: list[str] = []
+        scanner = ScalarScanner() if doomed else None
+        for piece in generation:
+            pieces.append(piece)
+            if scanner is not None and any(map(doomed, scanner.feed(piece))):
+                generation.close()
+                self.used += generation.completion_tokens
+                return pieces, generation, []
         self.used += generation.completion_tokens
         text = "".join(pieces)
         found = parse_tool_calls(text, self.job.tool_names, lenient=False).tool_calls
@@ -258,7 +272,8 @@ class _Decoder:
             if self._options().max_tokens <= 8:
                 break
             attempt = context + newline
-            pieces, extra, found = self._attempt(attempt, grammar)
+            doomed = partial(rules_out_extra_call, previous=list(made), text=grounding)
+            pieces, extra, found = self._attempt(attempt, grammar, doomed)
             if not (
                 extra.finish_reason == "stop"
                 and len(found) == 1

@@ -111,6 +111,12 @@ class Generation:
             pass
         return self
 
+    def close(self) -> None:
+        """Stop generating now; the counts and text so far are final."""
+        close = getattr(self._pieces, "close", None)
+        if close is not None:
+            close()
+
 
 class Engine:
     """One loaded GGUF model.

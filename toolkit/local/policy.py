@@ -56,6 +56,7 @@ __all__ = [
     "name_probabilities",
     "prompt_messages",
     "results_nudge",
+    "rules_out_extra_call",
     "text_probability",
 ]
 
@@ -333,6 +334,27 @@ def adds_new_grounded_values(
     before = {_spelled(v) for call in previous for v in _leaves(call)}
     novel = {_spelled(v) for v in _leaves(arguments)} - before - {""}
     return bool(novel) and all(_mentioned(value, text) for value in novel)
+
+
+def rules_out_extra_call(value: Any, previous: Sequence[Mapping[str, Any]], text: str) -> bool:
+    """Whether one argument value of a candidate extra call already dooms it.
+
+    A value no earlier call of the answer used and the conversation does not mention makes
+    :func:`adds_new_grounded_values` false whatever the rest of the call says, so generation
+    can stop at that value.
+
+    Args:
+        value: A completed argument value (string, number, boolean or ``None``).
+        previous: The arguments of the calls already made in this answer.
+        text: :func:`conversation_text` of the conversation.
+
+    Returns:
+        True when the call will be discarded.
+    """
+    spelled = "" if value is None else _spelled(value)
+    if not spelled or spelled in {_spelled(v) for call in previous for v in _leaves(call)}:
+        return False
+    return not _mentioned(spelled, text)
 
 
 def arguments_of(call: Mapping[str, Any]) -> dict[str, Any]:

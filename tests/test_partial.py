@@ -1,0 +1,81 @@
+"""Argument values read from a call while it streams, and the early end of doomed extra calls."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from toolkit.local.partial import ScalarScanner
+from toolkit.local.policy import (
+    adds_new_grounded_values,
+    conversation_text,
+    rules_out_extra_call,
+)
+
+CALL = (
+    '<tool_call>\n{"name": "get_weather", "arguments": {"city": "北\\"京", "n": 12, '
+    '"xs": [1.5, "a", {"k": true}], "z": null, "e": -2e3}}\n</tool_call>'
+)
+
+
+def _scan(text: str, step: int) -> list:
+    scanner = ScalarScanner()
+    found = []
+    for i in range(0, len(text), step):
+        found += scanner.feed(text[i : i + step])
+    return found
+
+
+def test_values_come_out_in_order_whatever_the_piece_size() -> None:
+    expected = ['北"京', 12, 1.5, "a", True, None, -2000.0]
+    for step in (1, 2, 3, 7, len(CALL)):
+        assert _scan(CALL, step) == expected
+
+
+def test_a_value_is_reported_as_soon_as_it_is_complete() -> None:
+    scanner = ScalarScanner()
+    assert scanner.feed('{"name": "f", "arguments": {"city": "Par') == []
+    assert scanner.feed('is", "days": 1') == ["Paris"]  # the number may still go on
+    assert scanner.feed("0") == []
+    assert scanner.feed("}") == [10]
+
+
+def test_names_keys_and_text_outside_the_arguments_are_not_values() -> None:
+    assert _scan('{"name": "add", "id": 3, "arguments": {}}', 1) == []
+
+
+def test_malformed_text_never_raises() -> None:
+    for text in ('{"arguments": {"a": tru}', "}}]]{{", '{"arguments": {"a": "\\', "\x00{[,:"):
+        _scan(text, 1)
+
+
+_scalars = st.one_of(
+    st.text(max_size=8), st.integers(-50, 50), st.booleans(), st.none(), st.floats(-5, 5)
+)
+
+
+@given(
+    arguments=st.dictionaries(st.sampled_from("abc"), _scalars, max_size=3),
+    previous=st.lists(st.dictionaries(st.sampled_from("ab"), _scalars, max_size=2), max_size=2),
+    words=st.lists(st.sampled_from(["paris", "3", "true", "rome", "x y"]), max_size=4),
+)
+def test_a_value_that_rules_the_call_out_means_the_full_check_fails(
+    arguments: dict, previous: list, words: list
+) -> None:
+    text = conversation_text([{"role": "user", "content": " ".join(words)}])
+    values = _scan(json.dumps({"name": "f", "arguments": arguments}), 4)
+    assert values == list(arguments.values())
+    if any(rules_out_extra_call(v, previous, text) for v in values):
+        assert not adds_new_grounded_values(arguments, previous, text)
+
+
+def test_rules_out_extra_call_examples() -> None:
+    text = conversation_text([{"role": "user", "content": "Weather in Beijing and Xi'an?"}])
+    first = [{"city": "Beijing", "unit": "celsius"}]
+    assert rules_out_extra_call("Shanghai", first, text)  # invented
+    assert not rules_out_extra_call("Xi'an", first, text)  # the second city
+    assert not rules_out_extra_call("celsius", first, text)  # used by the first call
+    assert not rules_out_extra_call("", first, text)
+    assert not rules_out_extra_call(None, first, text)
