@@ -187,3 +187,22 @@ def test_results_nudge_restates_the_last_question() -> None:
     assert results_nudge(messages) == f"{RESULTS_NUDGE} The question was: 计算一下总和"
     assert results_nudge([{"role": "user", "content": "  "}]) == RESULTS_NUDGE
     assert results_nudge([{"role": "system", "content": "x"}]) == RESULTS_NUDGE
+
+
+@pytest.mark.parametrize(
+    ("value", "text", "mentioned"),
+    [
+        ("m", "the maximum radius is 4cm", False),  # a letter inside a word
+        ("4", "the radius is 4cm", True),  # a number before its unit
+        ("1", "between 15 and 0.1", False),  # a digit inside other numbers
+        ("0.1", "at a rate of 0.1%", True),
+        ("北京", "计算一下北京和西安的气温的总和", True),  # no spaces between words
+        ("all", "find all roots", True),
+        ("all", "totally", False),
+    ],
+)
+def test_an_extra_call_value_counts_as_mentioned_only_as_a_whole_word(
+    value: str, text: str, mentioned: bool
+) -> None:
+    first = [{"x": "unrelated"}]
+    assert adds_new_grounded_values({"x": value}, first, text) is mentioned

@@ -304,11 +304,35 @@ def _spelled(value: Any) -> str:
     return str(value).strip().casefold()
 
 
+def _occurs(value: str, text: str) -> bool:
+    """Whether ``value`` occurs in ``text`` as a whole word or number.
+
+    An end of the value that is a Latin letter or a digit must not touch another one ("m" is
+    not in "maximum", "1" is not in "15" or "0.1", but "4" is in "4cm"); scripts written
+    without spaces (Chinese, Japanese) match anywhere.
+    """
+    if not value:
+        return False
+    pattern = _EDGE_BEFORE.get(_edge(value[0]), "")
+    pattern += re.escape(value) + _EDGE_AFTER.get(_edge(value[-1]), "")
+    return re.search(pattern, text) is not None
+
+
+def _edge(char: str) -> str:
+    if char.isdigit():
+        return "digit"
+    return "latin" if char.isascii() and char.isalnum() else "other"
+
+
+_EDGE_BEFORE = {"digit": r"(?<![0-9.])", "latin": r"(?<![A-Za-z0-9])"}
+_EDGE_AFTER = {"digit": r"(?![0-9]|\.[0-9])", "latin": r"(?![A-Za-z0-9])"}
+
+
 def _mentioned(value: str, text: str) -> bool:
-    if value in text:
+    if _occurs(value, text):
         return True
     words = re.findall(r"\w+", value)
-    return bool(words) and 2 * sum(word in text for word in words) >= len(words)
+    return bool(words) and 2 * sum(_occurs(word, text) for word in words) >= len(words)
 
 
 def adds_new_grounded_values(
