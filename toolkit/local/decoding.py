@@ -14,7 +14,8 @@ a first call whose answer the conversation already holds (:class:`~toolkit.local
 CallHistory`) gives way to the next most likely tool, and to a text answer built from the
 results when every likely tool is redundant. When parallel calls are allowed the model is made
 to write one more call after each, kept only when it is new and grounded in the conversation
-(:func:`~toolkit.local.policy.adds_new_grounded_values`).
+(:func:`~toolkit.local.policy.adds_new_grounded_values`); it is given up at the first argument
+value that rules it out (:func:`~toolkit.local.policy.rules_out_extra_call`).
 """
 
 from __future__ import annotations

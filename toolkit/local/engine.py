@@ -10,6 +10,8 @@ requests with a lock. What it adds to llama.cpp:
   first proposes the unconstrained choice and asks the grammar only whether that one token is
   allowed; the whole vocabulary (152k tokens) is masked only when it is not. This keeps a
   grammar nearly free when the model already follows it.
+* **Prompt-lookup decoding** for greedy decoding (:mod:`toolkit.local.lookup`): a short guess
+  of the next tokens, taken from the context, is evaluated in the same batch as each token.
 * Greedy decoding at temperature 0, seeded sampling otherwise, stop strings (never split
   across streamed pieces), UTF-8 pieces that never cut a character, token counts.
 
