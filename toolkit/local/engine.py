@@ -131,7 +131,7 @@ class Engine:
             weights: fast, but it cannot generate.
         lookup_tokens: With greedy decoding, most tokens guessed from the context and checked
             in one batch (:mod:`toolkit.local.lookup`); 0 evaluates one token at a time. The
-            output is the same either way.
+            choices are the same up to the rounding of batched evaluation.
 
     Raises:
         LocalModelError: The file cannot be loaded (missing, truncated or corrupt).
