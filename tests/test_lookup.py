@@ -12,6 +12,9 @@ from toolkit.local.policy import ChatJob, ToolPolicy, build_prompt
 from toolkit.schema import tool_schema
 from tools import add, get_weather
 
+#: Largest difference between a cached and a fresh log-probability that rounding explains.
+_ROUNDING = 0.5
+
 
 def _ids(*tokens: int) -> np.ndarray:
     return np.asarray(tokens, dtype=np.intc)
@@ -101,7 +104,14 @@ def test_the_context_after_a_batched_generation_holds_only_accepted_tokens(
         cached = engine.next_token_logprobs(tokens + first.tokens)
         engine.reset()
         fresh = engine.next_token_logprobs(tokens + first.tokens)
-    # Equal up to the rounding of batched versus incremental evaluation (a stale guess left in
-    # the cache would shift every position after it, and the logits with it).
-    assert list(np.argsort(cached)[-5:]) == list(np.argsort(fresh)[-5:])
-    assert float(np.abs(cached - fresh).max()) < 0.5
+    # Equal up to the rounding of batched versus incremental evaluation, which differs between
+    # CPUs (a stale guess left in the cache would shift every position after it, and the
+    # logits with it, by far more than this bound).
+    assert float(np.abs(cached - fresh).max()) < _ROUNDING
+    assert int(np.argmax(cached)) == int(np.argmax(fresh))
+    # Among the most likely tokens, the order may swap only where two are within rounding.
+    top = np.argsort(fresh)[-10:]
+    for a in top:
+        for b in top:
+            if fresh[a] - fresh[b] > 2 * _ROUNDING:
+                assert cached[a] > cached[b]
