@@ -13,8 +13,9 @@ from toolkit.config import ENV_VARS, load_settings
 if TYPE_CHECKING:
     from toolkit.local.runner import EmbeddedServer
 
-#: Kept from the outer environment: where the shipped model is assembled (a cache, not config).
-_KEPT = {"TOOLKIT_CACHE_DIR"}
+#: Kept from the outer environment: where the shipped model is assembled (a cache, not config)
+#: and how many cores the embedded model may use (a property of the machine the suite runs on).
+_KEPT = {"TOOLKIT_CACHE_DIR", "TOOLKIT_THREADS"}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -37,8 +38,8 @@ def update_golden(request: pytest.FixtureRequest) -> bool:
 def local_server() -> Iterator[EmbeddedServer]:
     """The real embedded model behind its OpenAI-compatible server on loopback, one per session.
 
-    Settings come from nothing but ``TOOLKIT_CACHE_DIR`` (no ``.env``, no provider), so this is
-    the shipped model with default settings. Use ``local_server.base_url`` / ``.api_key``.
+    Settings come from nothing but ``TOOLKIT_CACHE_DIR`` and ``TOOLKIT_THREADS`` (no ``.env``,
+    no provider), so this is the shipped model with default settings. Use ``local_server.base_url`` / ``.api_key``.
     """
     from toolkit.local.runner import EmbeddedServer
 
