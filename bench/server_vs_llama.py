@@ -32,8 +32,8 @@ from langchain_openai import ChatOpenAI
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from toolkit.config import Settings, load_settings
-from toolkit.local.runner import EmbeddedServer
-from toolkit.local.sampling import build_has_amx, plain_cpu_buffers
+from toolkit.local.runtime.cpu import build_has_amx, plain_cpu_buffers
+from toolkit.local.server.runner import EmbeddedServer
 from toolkit.schema import tool_schema
 from tools import add, get_weather
 

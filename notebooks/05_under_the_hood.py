@@ -38,7 +38,7 @@ import os
 import httpx
 
 from toolkit.config import load_settings
-from toolkit.local.runner import shared_server
+from toolkit.local.server.runner import shared_server
 
 settings = load_settings(environ={**os.environ, "TOOLKIT_PROVIDER": "local"})
 server = shared_server(settings)  # the same server load_chat_model() starts; loads once
@@ -282,12 +282,12 @@ print(prompt["prompt"])
 # * one sentence is the embedded server's own: with `tool_choice="auto"` it adds to the system turn
 #   a reminder to call a function only when one fits (a small model calls tools too eagerly).
 #
-# `toolkit.local.template.render_prompt` is the template on its own, a pure function. Without the
-# server's sentence it gives exactly the seed's listing 7.14:
+# `toolkit.local.format.template.render_prompt` is the template on its own, a pure function.
+# Without the server's sentence it gives exactly the seed's listing 7.14:
 
 # %%
-from toolkit.local.policy import DEFAULT_NUDGE
-from toolkit.local.template import render_prompt
+from toolkit.local.decision.policy import DEFAULT_NUDGE
+from toolkit.local.format.template import render_prompt
 
 template_prompt = render_prompt(body["messages"], body["tools"])
 print(template_prompt)
@@ -300,7 +300,7 @@ print("the server only added its sentence:", prompt["prompt"].replace("\n\n" + D
 # its lock keeps it from serving a request at the same time):
 
 # %%
-from toolkit.local.engine import SamplingOptions
+from toolkit.local.format.job import SamplingOptions
 
 engine = server.engine
 with engine.lock:
@@ -310,16 +310,17 @@ print(free_text)
 
 # %% [markdown]
 # The template asked for a `<tool_call>` block; left to itself, this small model tends to answer
-# with a fenced `json` block instead. The server's parser (`toolkit.local.parser.parse_tool_calls`, a pure
-# function) is tolerant: it accepts `<tool_call>` blocks, fenced JSON and bare JSON naming a known
-# tool, and turns each call into an OpenAI tool call. Anything else stays text (`content`).
+# with a fenced `json` block instead. The server's parser
+# (`toolkit.local.format.parser.parse_tool_calls`, a pure function) is tolerant: it accepts
+# `<tool_call>` blocks, fenced JSON and bare JSON naming a known tool, and turns each call into an
+# OpenAI tool call. Anything else stays text (`content`).
 #
 # The server does not rely on tolerance alone: it decodes under a **grammar** built from the tool
 # schemas, which only admits `<tool_call>` blocks whose JSON fits a tool's parameters. Under that
 # grammar (one call here), the model writes exactly the format of listing 7.14:
 
 # %%
-from toolkit.local.grammar import calls_grammar
+from toolkit.local.format.grammar import calls_grammar
 
 with engine.lock:
     constrained = engine.generate(
@@ -331,7 +332,7 @@ with engine.lock:
 print(constrained_text)
 
 # %%
-from toolkit.local.parser import parse_tool_calls
+from toolkit.local.format.parser import parse_tool_calls
 
 for text in (free_text, constrained_text):
     parsed = parse_tool_calls(text, ["get_weather"])

@@ -11,7 +11,7 @@ import pytest
 from toolkit.config import ENV_VARS, load_settings
 
 if TYPE_CHECKING:
-    from toolkit.local.runner import EmbeddedServer
+    from toolkit.local.server.runner import EmbeddedServer
 
 #: Kept from the outer environment: where the shipped model is assembled (a cache, not config)
 #: and how many cores the embedded model may use (a property of the machine the suite runs on).
@@ -39,9 +39,10 @@ def local_server() -> Iterator[EmbeddedServer]:
     """The real embedded model behind its OpenAI-compatible server on loopback, one per session.
 
     Settings come from nothing but ``TOOLKIT_CACHE_DIR`` and ``TOOLKIT_THREADS`` (no ``.env``,
-    no provider), so this is the shipped model with default settings. Use ``local_server.base_url`` / ``.api_key``.
+    no provider), so this is the shipped model with default settings. Use
+    ``local_server.base_url`` / ``.api_key``.
     """
-    from toolkit.local.runner import EmbeddedServer
+    from toolkit.local.server.runner import EmbeddedServer
 
     kept = {name: os.environ[name] for name in _KEPT if name in os.environ}
     server = EmbeddedServer(load_settings(env_file="", environ=kept)).start()

@@ -13,7 +13,7 @@ import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_openai import ChatOpenAI
 
-from toolkit.local.runner import EmbeddedServer
+from toolkit.local.server.runner import EmbeddedServer
 from tools import add, get_weather
 
 WEATHER_Q = "What's the weather in Beijing?"

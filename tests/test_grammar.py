@@ -22,9 +22,10 @@ from rich.console import Console
 
 from toolkit.config import Settings
 from toolkit.errors import PromptError
-from toolkit.local.grammar import build_grammar, calls_grammar, text_grammar
-from toolkit.local.parser import parse_tool_calls
-from toolkit.local.weights import resolve_model_path
+from toolkit.local.format.grammar import calls_grammar, text_grammar
+from toolkit.local.format.parser import parse_tool_calls
+from toolkit.local.runtime.weights import resolve_model_path
+from toolkit.wire import forced_tool_name
 
 
 def _tool(name: str, parameters: dict | None, description: str = "") -> dict:
@@ -32,6 +33,14 @@ def _tool(name: str, parameters: dict | None, description: str = "") -> dict:
     if parameters is not None:
         function["parameters"] = parameters
     return {"type": "function", "function": function}
+
+
+def _grammar(tools, choice="required", parallel=True, *, plain_start=True) -> str:
+    """The grammar the decoder uses once it has decided: text for "none", calls otherwise."""
+    if choice == "none":
+        return text_grammar(plain_start=plain_start)
+    names = None if choice == "required" else [forced_tool_name(choice)]
+    return calls_grammar(tools, names=names, max_calls=None if parallel else 1)
 
 
 GET_WEATHER = _tool(
@@ -241,16 +250,12 @@ def engine() -> GrammarEngine:
 
 def _all_forms() -> dict[str, str]:
     return {
-        "auto": build_grammar(TOOLS),
-        "auto-single": build_grammar(TOOLS, "auto", parallel_tool_calls=False),
-        "required": build_grammar(TOOLS, "required"),
-        "required-single": build_grammar(TOOLS, "required", parallel_tool_calls=False),
-        "named": build_grammar(TOOLS, {"type": "function", "function": {"name": "search"}}),
-        "named-bare": build_grammar(TOOLS, "plant"),
-        "none": build_grammar(TOOLS, "none"),
+        "required": _grammar(TOOLS, "required"),
+        "required-single": _grammar(TOOLS, "required", parallel=False),
+        "named": _grammar(TOOLS, {"type": "function", "function": {"name": "search"}}),
+        "named-bare": _grammar(TOOLS, "plant"),
         "text": text_grammar(),
         "text-any-start": text_grammar(plain_start=False),
-        "auto-any-start": build_grammar(TOOLS, plain_start=False),
         "two-or-three": calls_grammar(TOOLS, min_calls=2, max_calls=3),
     }
 
@@ -264,21 +269,22 @@ def test_every_grammar_form_compiles_in_llama_cpp(engine):
 
 
 def test_llama_cpp_wrapper_takes_the_grammar_text():
-    grammar = build_grammar(TOOLS)
+    grammar = calls_grammar(TOOLS)
     assert llama_cpp.LlamaGrammar.from_string(grammar)._grammar == grammar
 
 
 @pytest.mark.parametrize(
     ("choice", "parallel", "text", "ok"),
     [
-        ("auto", True, WEATHER_CALL, True),
-        ("auto", True, WEATHER_CALL + "\n" + ADD_CALL, True),
-        ("auto", True, "Hello! I am Qwen, a helpful assistant.", True),
-        ("auto", True, "", True),
-        ("auto", True, "I will call <tool_call> now", False),
-        ("auto", True, WEATHER_CALL + "\nThe weather is fine.", False),
-        ("auto", True, "Sure.\n" + WEATHER_CALL, False),
-        ("auto", False, WEATHER_CALL + "\n" + ADD_CALL, False),
+        ("required", True, WEATHER_CALL, True),
+        ("required", True, WEATHER_CALL + "\n" + ADD_CALL, True),
+        ("none", True, "Hello! I am Qwen, a helpful assistant.", True),
+        ("none", True, "", True),
+        ("none", True, "I will call <tool_call> now", False),
+        ("required", True, WEATHER_CALL + "\nThe weather is fine.", False),
+        ("none", True, "Sure.\n" + WEATHER_CALL, False),
+        ("required", True, "Sure.\n" + WEATHER_CALL, False),
+        ("required", False, WEATHER_CALL + "\n" + ADD_CALL, False),
         ("required", True, "Hello!", False),
         ("required", True, "", False),
         ("required", True, ADD_CALL + "\n" + ADD_CALL + "\n" + ADD_CALL, True),
@@ -292,8 +298,8 @@ def test_llama_cpp_wrapper_takes_the_grammar_text():
         ({"type": "function", "function": {"name": "get_weather"}}, True, WEATHER_CALL, True),
         ({"type": "function", "name": "get_weather"}, True, ADD_CALL, False),
         # Text may not begin like a JSON or fenced call: calls go through <tool_call> blocks.
-        ("auto", True, '```json\n{"name": "add", "arguments": {"a": 1, "b": 2}}\n```', False),
-        ("auto", True, '{"name": "add", "arguments": {"a": 1, "b": 2}}', False),
+        ("none", True, '```json\n{"name": "add", "arguments": {"a": 1, "b": 2}}\n```', False),
+        ("none", True, '{"name": "add", "arguments": {"a": 1, "b": 2}}', False),
         ("none", True, '[{"name": "add"}]', False),
         ("none", True, " leading space", False),
         ("none", True, 'Here it is: {"a": [1]} and ```code```', True),
@@ -301,7 +307,7 @@ def test_llama_cpp_wrapper_takes_the_grammar_text():
     ],
 )
 def test_sample_outputs_are_accepted_or_rejected(engine, choice, parallel, text, ok):
-    assert engine.accepts(build_grammar(TOOLS, choice, parallel), text) is ok
+    assert engine.accepts(_grammar(TOOLS, choice, parallel), text) is ok
 
 
 @pytest.mark.parametrize(
@@ -319,20 +325,20 @@ def test_sample_outputs_are_accepted_or_rejected(engine, choice, parallel, text,
 def test_arguments_must_fit_the_schema(engine, arguments, ok):
     body = json.dumps({"name": "get_weather", "arguments": arguments}, ensure_ascii=False)
     text = f"<tool_call>\n{body}\n</tool_call>"
-    assert engine.accepts(build_grammar([GET_WEATHER], "required"), text) is ok
+    assert engine.accepts(_grammar([GET_WEATHER]), text) is ok
 
 
 def test_plain_start_can_be_turned_off(engine):
     fenced = '```json\n{"name": "add", "arguments": {"a": 1, "b": 2}}\n```'
-    assert engine.accepts(build_grammar(TOOLS, "none", plain_start=False), fenced)
-    assert engine.accepts(build_grammar(TOOLS, "auto", plain_start=False), fenced)
+    assert engine.accepts(text_grammar(plain_start=False), fenced)
+    assert not engine.accepts(text_grammar(), fenced)
     assert engine.accepts(text_grammar(plain_start=False), " {}")
     assert not engine.accepts(text_grammar(), " {}")
 
 
 def test_raw_control_characters_in_strings_are_rejected(engine):
     text = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "a\nb"}}\n</tool_call>'
-    assert not engine.accepts(build_grammar([GET_WEATHER]), text)
+    assert not engine.accepts(_grammar([GET_WEATHER]), text)
 
 
 @pytest.mark.parametrize(
@@ -377,13 +383,13 @@ def test_raw_control_characters_in_strings_are_rejected(engine):
 def test_langchain_schema_features_are_enforced(engine, arguments, ok):
     body = json.dumps({"name": "search", "arguments": arguments}, ensure_ascii=False)
     text = f"<tool_call>\n{body}\n</tool_call>"
-    assert engine.accepts(build_grammar([SEARCH], "required"), text) is ok
+    assert engine.accepts(_grammar([SEARCH]), text) is ok
     if ok:
         jsonschema.validate(arguments, SCHEMAS["search"])
 
 
 def test_open_objects_and_missing_parameters(engine):
-    grammar = build_grammar([OPEN, NO_PARAMS, NOW], "required")
+    grammar = _grammar([OPEN, NO_PARAMS, NOW])
     calls = [
         '{"name": "configure", "arguments": {"name": "x", "depth": 3, "on": true}}',
         '{"name": "configure", "arguments": {"any": [1]}}',
@@ -412,12 +418,11 @@ def test_calls_grammar_counts_and_names(engine):
         ("required", False, None, 1, 1),
         ("search", True, {"search"}, 1, None),
         ("plant", False, {"plant"}, 1, 1),
-        ("auto", True, None, 0, None),
         ("none", True, set(), 0, 0),
     ],
 )
 def test_random_walks_emit_only_schema_valid_calls(engine, choice, parallel, names, least, most):
-    grammar = build_grammar(TOOLS, choice, parallel)
+    grammar = _grammar(TOOLS, choice, parallel)
     rng = random.Random(f"{choice}-{parallel}")
     finished = [t for t in (engine.walk(grammar, rng) for _ in range(40)) if t is not None]
     assert len(finished) >= 20
@@ -437,28 +442,20 @@ def test_random_walks_emit_only_schema_valid_calls(engine, choice, parallel, nam
     assert (seen_calls > 0) is (most != 0)
 
 
-def test_no_tools_means_no_grammar():
-    assert build_grammar(None) is None
-    assert build_grammar([], "none") is None
-    assert build_grammar([], None) is None
-
-
 @pytest.mark.parametrize(
     ("tools", "choice", "fragment"),
     [
-        ([], "required", "needs tools"),
-        (None, {"type": "function", "function": {"name": "add"}}, "needs tools"),
+        ([], "required", "no tools were sent"),
         ([ADD], "subtract", "choose one of: add"),
         ([ADD], {"type": "function", "function": {"name": "x"}}, "'x'"),
-        ([ADD], 42, "tool_choice must be"),
-        ([{"type": "function", "function": {"description": "nameless"}}], "auto", "tools[0]"),
-        ([_tool("f", {"type": "object"}), {"function": "x"}], "auto", "tools[1]"),
-        ([{"type": "function", "function": {"name": "f", "parameters": "x"}}], "auto", "(f)"),
+        ([{"type": "function", "function": {"description": "nameless"}}], "required", "tools[0]"),
+        ([_tool("f", {"type": "object"}), {"function": "x"}], "required", "tools[1]"),
+        ([{"type": "function", "function": {"name": "f", "parameters": "x"}}], "required", "(f)"),
     ],
 )
 def test_bad_requests_raise_a_prompt_error(tools, choice, fragment):
     with pytest.raises(PromptError) as caught:
-        build_grammar(tools, choice)
+        _grammar(tools, choice)
     assert fragment in str(caught.value)
 
 
@@ -469,13 +466,6 @@ def test_impossible_call_counts_are_refused():
         calls_grammar([ADD], min_calls=3, max_calls=2)
 
 
-def test_alternative_tool_choice_spellings():
-    assert build_grammar([ADD], "any") == build_grammar([ADD], "required")
-    assert build_grammar([ADD], {"type": "required"}) == build_grammar([ADD], "required")
-    assert build_grammar([ADD], None) == build_grammar([ADD], "auto")
-    assert build_grammar([ADD], {"type": "function", "name": "add"}) == build_grammar([ADD], "add")
-
-
 def test_grammar_is_deterministic_text():
-    assert build_grammar(TOOLS) == build_grammar(TOOLS)
-    assert build_grammar(TOOLS).startswith("root ::= ")
+    assert calls_grammar(TOOLS) == calls_grammar(TOOLS)
+    assert calls_grammar(TOOLS).startswith("root ::= ")

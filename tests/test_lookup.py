@@ -5,10 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from toolkit.local.engine import Engine, SamplingOptions
-from toolkit.local.grammar import calls_grammar
-from toolkit.local.lookup import draft
-from toolkit.local.policy import ChatJob, ToolPolicy, build_prompt
+from toolkit.local.decision.policy import ToolPolicy
+from toolkit.local.decision.prompt import build_prompt
+from toolkit.local.format.grammar import calls_grammar
+from toolkit.local.format.job import ChatJob, SamplingOptions
+from toolkit.local.runtime.engine import Engine
+from toolkit.local.runtime.lookup import draft
 from toolkit.schema import tool_schema
 from tools import add, get_weather
 

@@ -10,14 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolkit.local.parser import (
-    ContentDelta,
-    ParsedOutput,
-    ToolCallEvent,
-    ToolCallStream,
-    new_call_id,
-    parse_tool_calls,
-)
+from toolkit.local.format.events import ContentDelta, ToolCallEvent
+from toolkit.local.format.parser import ParsedOutput, ToolCallStream, parse_tool_calls
+from toolkit.wire import new_call_id
 
 ID = re.compile(r"call_[0-9a-f]{24}")
 

@@ -1,18 +1,19 @@
-"""Argument values read from a call while it streams, and the early end of doomed extra calls."""
+"""JSON read while it streams: viability, completion, argument values, and doomed extra calls."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolkit.local.partial import ScalarScanner
-from toolkit.local.policy import (
+from toolkit.local.decision.grounding import (
     adds_new_grounded_values,
     conversation_text,
     rules_out_extra_call,
 )
+from toolkit.local.format.json_scan import JsonScanner
 
 CALL = (
     '<tool_call>\n{"name": "get_weather", "arguments": {"city": "北\\"京", "n": 12, '
@@ -20,8 +21,12 @@ CALL = (
 )
 
 
+def _arguments_scanner() -> JsonScanner:
+    return JsonScanner(values_under="arguments", skip_prefix=True)
+
+
 def _scan(text: str, step: int) -> list:
-    scanner = ScalarScanner()
+    scanner = _arguments_scanner()
     found = []
     for i in range(0, len(text), step):
         found += scanner.feed(text[i : i + step])
@@ -35,7 +40,7 @@ def test_values_come_out_in_order_whatever_the_piece_size() -> None:
 
 
 def test_a_value_is_reported_as_soon_as_it_is_complete() -> None:
-    scanner = ScalarScanner()
+    scanner = _arguments_scanner()
     assert scanner.feed('{"name": "f", "arguments": {"city": "Par') == []
     assert scanner.feed('is", "days": 1') == ["Paris"]  # the number may still go on
     assert scanner.feed("0") == []
@@ -79,3 +84,44 @@ def test_rules_out_extra_call_examples() -> None:
     assert not rules_out_extra_call("celsius", first, text)  # used by the first call
     assert not rules_out_extra_call("", first, text)
     assert not rules_out_extra_call(None, first, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "viable", "complete"),
+    [
+        ('{"a": [1, "x", {"b": null}]}', True, True),
+        ('{"a": [1, "x"', True, False),
+        ("[true, false, -1.5e3]", True, True),
+        ('{"a" 1}', False, False),
+        ('{"a": tru', True, False),
+        ('{"a": trux}', False, False),
+        ("{'a': 1}", False, False),
+        ('{"a": "\\u00e9"}', True, True),
+        ('{"a": "\\uZZ"}', False, False),
+        ('{"a": "line\nbreak"}', False, False),  # a raw control character in a string
+        ("[1, 2}", False, False),
+        ('{"a": 1} trailing text', True, True),
+    ],
+)
+def test_viability_and_completion_whatever_the_piece_size(text, viable, complete) -> None:
+    for step in (1, 3, len(text)):
+        scanner = JsonScanner()
+        for i in range(0, len(text), step):
+            scanner.feed(text[i : i + step])
+        assert scanner.dead is not viable, (text, step)
+        assert scanner.complete is complete, (text, step)
+        assert scanner.consumed == len(text)
+
+
+@given(
+    st.recursive(
+        _scalars, lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=8
+    )
+)
+def test_any_json_value_in_a_container_is_viable_and_completes(value) -> None:
+    text = json.dumps([value])
+    scanner = JsonScanner()
+    for i, char in enumerate(text):  # every proper prefix may still become valid JSON
+        assert not scanner.dead and not scanner.complete, text[:i]
+        assert scanner.feed(char) == []
+    assert not scanner.dead and scanner.complete

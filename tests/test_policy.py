@@ -7,21 +7,17 @@ import json
 import pytest
 
 from toolkit.errors import PromptError
-from toolkit.local.engine import SamplingOptions
-from toolkit.local.policy import (
-    DEFAULT_NUDGE,
-    RESULTS_NUDGE,
+from toolkit.local.decision.grounding import (
     CallHistory,
-    ChatJob,
-    ToolPolicy,
     adds_new_grounded_values,
-    build_prompt,
     conversation_text,
-    prompt_messages,
-    results_nudge,
 )
-from toolkit.local.protocol import parse_chat_request
-from toolkit.local.sampling import find_stop, held_back, use_token_references
+from toolkit.local.decision.policy import DEFAULT_NUDGE, RESULTS_NUDGE, ToolPolicy
+from toolkit.local.decision.prompt import build_prompt, prompt_messages, results_nudge
+from toolkit.local.format.grammar import use_token_references
+from toolkit.local.format.job import ChatJob, SamplingOptions
+from toolkit.local.format.stops import find_stop, held_back
+from toolkit.local.server.protocol import parse_chat_request
 
 TOOL = {"type": "function", "function": {"name": "get_weather", "parameters": {}}}
 MARKERS = {"<tool_call>": "<tool_call>", "</tool_call>": "</tool_call>"}

@@ -175,7 +175,7 @@ def test_the_bare_client_and_agent_keep_the_key() -> None:
 
 
 def test_the_server_key_is_never_echoed(local_server, caplog: pytest.LogCaptureFixture) -> None:
-    from toolkit.local.runner import EmbeddedServer
+    from toolkit.local.server.runner import EmbeddedServer
 
     caplog.set_level(logging.DEBUG)
     settings = Settings(server_api_key=SecretStr(SERVER_CANARY))

@@ -17,8 +17,8 @@ import pytest
 from pydantic import SecretStr
 
 from toolkit.config import Settings
-from toolkit.local.runner import EmbeddedServer
-from toolkit.local.server import MAX_BODY_BYTES
+from toolkit.local.server.app import MAX_BODY_BYTES
+from toolkit.local.server.runner import EmbeddedServer
 
 WEATHER = {
     "type": "function",

@@ -20,9 +20,9 @@ from pydantic import SecretStr
 
 from toolkit.commands.serve import is_loopback
 from toolkit.config import Settings, load_settings
-from toolkit.local.runner import EmbeddedServer
-from toolkit.local.server import MAX_BODY_BYTES
-from toolkit.local.weights import resolve_model_path
+from toolkit.local.runtime.weights import resolve_model_path
+from toolkit.local.server.app import MAX_BODY_BYTES
+from toolkit.local.server.runner import EmbeddedServer
 
 ROOT = Path(__file__).resolve().parents[1]
 KEY = "hardening-key-5d1c"

@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolkit.local.protocol import _ChatRequest
+from toolkit.local.server.protocol import _ChatRequest
 
 SCHEMA = _ChatRequest.model_json_schema()
 DEFS = SCHEMA.get("$defs", {})

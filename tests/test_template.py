@@ -13,9 +13,9 @@ from rich.console import Console
 
 from toolkit.config import Settings
 from toolkit.errors import PromptError
-from toolkit.local.parser import parse_tool_calls
-from toolkit.local.template import QWEN25_TEMPLATE, render_prompt
-from toolkit.local.weights import resolve_model_path
+from toolkit.local.format.parser import parse_tool_calls
+from toolkit.local.format.template import QWEN25_TEMPLATE, render_prompt
+from toolkit.local.runtime.weights import resolve_model_path
 
 #: The get_weather tool of the seed's listing 7.3.
 GET_WEATHER = {

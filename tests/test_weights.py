@@ -11,7 +11,7 @@ import pytest
 
 from toolkit.config import Settings
 from toolkit.errors import LocalModelError
-from toolkit.local.weights import (
+from toolkit.local.runtime.weights import (
     SHIPPED_MODEL,
     ShippedModel,
     assemble_parts,

@@ -9,6 +9,7 @@ The tree, split by whose fault it is::
     ├── ModelError                    talking to a chat model
     │   └── EndpointError             unreachable endpoint, non-2xx answer, malformed body
     ├── LocalModelError               the embedded model: weights missing, checksum, corrupt file
+    │   └── ContextWindowError        a prompt longer than the model's context window
     ├── PromptError                   a chat request the embedded model cannot take (HTTP 400)
     ├── ToolCallError                 the model's fault: a bad call, fed back to the model
     │   ├── UnknownToolError          a tool name that is not bound (lists the valid names)
@@ -26,6 +27,7 @@ from __future__ import annotations
 __all__ = [
     "BudgetExceededError",
     "ConfigError",
+    "ContextWindowError",
     "EndpointError",
     "InvalidArgumentsError",
     "LocalModelError",
@@ -78,6 +80,23 @@ class EndpointError(ModelError):
 
 class LocalModelError(ToolkitError):
     """The embedded local model cannot be loaded or served."""
+
+
+class ContextWindowError(LocalModelError):
+    """A prompt does not fit the embedded model's context window.
+
+    Args:
+        prompt_tokens: The prompt's length in tokens.
+        n_ctx: The context window, in tokens.
+    """
+
+    def __init__(self, prompt_tokens: int, n_ctx: int) -> None:
+        self.prompt_tokens = prompt_tokens
+        self.n_ctx = n_ctx
+        super().__init__(
+            f"the prompt has {prompt_tokens} tokens but the context window is {n_ctx}; "
+            "send fewer or shorter messages, or raise TOOLKIT_CONTEXT."
+        )
 
 
 class PromptError(ToolkitError):

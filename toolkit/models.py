@@ -41,7 +41,9 @@ def load_chat_model(settings: Settings | None = None, **model_kwargs: Any) -> Ba
     settings = settings or load_settings()
     model_kwargs.setdefault("timeout", settings.timeout)
     if settings.is_local:
-        from toolkit.local.runner import shared_server  # heavy: llama.cpp loads only when needed
+        from toolkit.local.server.runner import (
+            shared_server,  # heavy: llama.cpp loads only when needed
+        )
 
         server = shared_server(settings)
         model_kwargs.setdefault("temperature", 0)

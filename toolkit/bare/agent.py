@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from toolkit.bare.client import LLM
 from toolkit.bare.tool import Tool, tool
 from toolkit.errors import ToolDefinitionError, UnknownToolError
+from toolkit.wire import new_call_id
 
 __all__ = ["Agent", "create_agent"]
 
@@ -31,7 +31,7 @@ def _assistant_message(message: Mapping[str, Any]) -> dict[str, Any]:
         arguments = function.get("arguments")
         if arguments is not None and not isinstance(arguments, str):
             function["arguments"] = json.dumps(arguments, ensure_ascii=False)
-        call_id = call.get("id") or f"call_{uuid.uuid4().hex[:24]}"
+        call_id = call.get("id") or new_call_id()
         calls.append({"id": call_id, "type": "function", "function": function})
     if calls:
         cleaned["tool_calls"] = calls

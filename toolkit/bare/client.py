@@ -54,7 +54,9 @@ class LLM:
         settings = settings or load_settings()
         key = SecretStr(api_key) if isinstance(api_key, str) else api_key or settings.api_key
         if base_url is None and settings.base_url is None and settings.is_local:
-            from toolkit.local.runner import shared_server  # heavy: loads the model on demand
+            from toolkit.local.server.runner import (
+                shared_server,  # heavy: loads the model on demand
+            )
 
             server = shared_server(settings)
             base_url = server.base_url

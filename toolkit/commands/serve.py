@@ -20,6 +20,7 @@ from rich.console import Console
 
 from toolkit.config import Settings, load_settings
 from toolkit.errors import ConfigError, PromptError
+from toolkit.wire import normalise_tool_choice
 
 __all__ = ["is_loopback", "register"]
 
@@ -100,7 +101,7 @@ def _serve(args: argparse.Namespace) -> int:
         )
     if not 0 < args.port < 65536:
         raise ConfigError(f"--port {args.port} is not a valid port; use 1-65535.")
-    from toolkit.local.runner import EmbeddedServer  # loads llama.cpp
+    from toolkit.local.server.runner import EmbeddedServer  # loads llama.cpp
 
     console = Console(stderr=True, highlight=False)
     server = EmbeddedServer(settings, host=args.host, port=args.port)
@@ -117,9 +118,11 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _prompt(args: argparse.Namespace) -> int:
-    from toolkit.local.engine import Engine
-    from toolkit.local.policy import ChatJob, ToolPolicy, build_prompt
-    from toolkit.local.weights import resolve_model_path
+    from toolkit.local.decision.policy import ToolPolicy
+    from toolkit.local.decision.prompt import build_prompt
+    from toolkit.local.runtime.engine import Engine
+    from toolkit.local.runtime.weights import resolve_model_path
+    from toolkit.local.server.protocol import parse_chat_request
     from toolkit.schema import load_targets, tool_schema
 
     cwd = os.getcwd()
@@ -128,13 +131,19 @@ def _prompt(args: argparse.Namespace) -> int:
     tools = None if args.no_tools else [tool_schema(o) for o in load_targets(args.tools)]
     messages = [{"role": "system", "content": args.system}] if args.system else []
     messages.append({"role": "user", "content": args.question})
-    names = [t["function"]["name"] for t in tools or []]
-    if args.tool_choice not in ("auto", "none", "required") and args.tool_choice not in names:
-        raise PromptError(
-            f"--tool-choice {args.tool_choice!r} is not auto, none, required or one of the "
-            f"tools: {', '.join(names) or '(no tools)'}."
-        )
-    job = ChatJob(messages=messages, tools=tools or None, tool_choice=args.tool_choice)
+    try:
+        choice = normalise_tool_choice(args.tool_choice)
+    except ValueError as exc:
+        raise ConfigError(f"--tool-choice: {exc}") from None
+    payload = {"messages": messages, "tool_choice": choice}
+    if tools:
+        payload["tools"] = tools
+    try:
+        job, _ = parse_chat_request(payload)  # the server's own reading of a request
+    except PromptError as exc:
+        if getattr(exc, "param", None) != "tool_choice":
+            raise
+        raise PromptError(f"--tool-choice {args.tool_choice!r}: {exc}") from None
     vocabulary = Engine(resolve_model_path(_settings(args)), vocab_only=True)
     text = build_prompt(job, ToolPolicy(), vocabulary.chat_template)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")

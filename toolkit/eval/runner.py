@@ -27,6 +27,7 @@ from pydantic import SecretStr
 from toolkit.errors import EndpointError
 from toolkit.eval.bfcl_data import BfclCase
 from toolkit.eval.bfcl_score import Call, schema_valid, score_case
+from toolkit.wire import content_text
 
 __all__ = ["CaseResult", "run_case", "run_cases"]
 
@@ -76,12 +77,6 @@ def _calls_of(reply: AIMessage, case: BfclCase) -> tuple[list[Call], int]:
         sent = bad.get("name") or ""
         calls.append(Call(case.names.get(sent, sent), None))
     return calls, valid
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    return "".join(part.get("text", "") for part in content if isinstance(part, dict))
 
 
 def _redacted(text: str, model: BaseChatModel) -> str:
@@ -143,7 +138,7 @@ def run_case(model: BaseChatModel, case: BfclCase) -> CaseResult:
         reason=verdict.reason,
         calls=[{"name": call.name, "arguments": call.arguments} for call in calls],
         valid_calls=valid,
-        content=_text(reply.content),
+        content=content_text(reply.content),
         latency_s=latency,
     )
 

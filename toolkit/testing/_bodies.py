@@ -7,6 +7,8 @@ import uuid
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from toolkit.wire import new_call_id
+
 __all__ = ["SCRIPTED_MODEL", "completion", "completion_chunks", "tool_call"]
 
 #: The model name scripted replies report.
@@ -29,7 +31,7 @@ def tool_call(
     """
     text = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
     return {
-        "id": call_id or f"call_{uuid.uuid4().hex[:24]}",
+        "id": call_id or new_call_id(),
         "type": "function",
         "function": {"name": name, "arguments": text},
     }

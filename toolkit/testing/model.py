@@ -42,6 +42,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field, PrivateAttr
 
 from toolkit.errors import ModelError
+from toolkit.wire import new_call_id, normalise_tool_choice
 
 __all__ = ["ScriptedCall", "ScriptedChatModel", "chat_protocol_problems"]
 
@@ -136,7 +137,7 @@ class ScriptedChatModel(BaseChatModel):
             The model bound to the tools.
         """
         formatted = [convert_to_openai_tool(tool) for tool in tools]
-        choice = _normalise_tool_choice(tool_choice)
+        choice = normalise_tool_choice(tool_choice)
         with self._lock:
             self._bound_tools, self._bound_tool_choice = formatted, choice
         if choice is not None:
@@ -190,16 +191,6 @@ class ScriptedChatModel(BaseChatModel):
         return _complete(item, index, messages)
 
 
-def _normalise_tool_choice(choice: Any) -> Any:
-    if choice is None or choice is False:
-        return None
-    if choice is True or choice == "any":
-        return "required"
-    if isinstance(choice, str) and choice not in ("auto", "none", "required"):
-        return {"type": "function", "function": {"name": choice}}
-    return choice
-
-
 def _complete(item: Any, index: int, prompt: Sequence[BaseMessage]) -> AIMessage:
     if isinstance(item, str):
         item = AIMessage(content=item)
@@ -208,14 +199,8 @@ def _complete(item: Any, index: int, prompt: Sequence[BaseMessage]) -> AIMessage
             f"script item {index + 1} is a {type(item).__name__}; use an AIMessage, a str, a "
             "callable returning one of those, or an exception."
         )
-    calls = [
-        {**call, "id": call.get("id") or f"call_{index}_{n}"}
-        for n, call in enumerate(item.tool_calls)
-    ]
-    invalid = [
-        {**call, "id": call.get("id") or f"call_{index}_{n + len(calls)}"}
-        for n, call in enumerate(item.invalid_tool_calls)
-    ]
+    calls = [{**call, "id": call.get("id") or new_call_id()} for call in item.tool_calls]
+    invalid = [{**call, "id": call.get("id") or new_call_id()} for call in item.invalid_tool_calls]
     usage = item.usage_metadata or _usage(prompt, item)
     metadata = {
         "model_name": "scripted",

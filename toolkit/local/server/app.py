@@ -35,13 +35,15 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from toolkit.config import LOCAL_MODEL_NAME, Settings, load_settings
-from toolkit.errors import LocalModelError, PromptError
-from toolkit.local.decoding import Finished, answer
-from toolkit.local.engine import Engine
-from toolkit.local.parser import ContentDelta, ToolCallEvent
-from toolkit.local.policy import ChatJob, ToolPolicy, build_prompt
-from toolkit.local.protocol import parse_chat_request
-from toolkit.local.weights import resolve_model_path
+from toolkit.errors import ContextWindowError, PromptError
+from toolkit.local.decision.decoding import answer
+from toolkit.local.decision.policy import ToolPolicy
+from toolkit.local.decision.prompt import build_prompt
+from toolkit.local.format.events import ContentDelta, Finished, ToolCallEvent
+from toolkit.local.format.job import ChatJob
+from toolkit.local.runtime.engine import Engine
+from toolkit.local.runtime.weights import resolve_model_path
+from toolkit.local.server.protocol import parse_chat_request
 
 __all__ = ["MAX_BODY_BYTES", "create_app"]
 
@@ -288,7 +290,7 @@ def _start(service: _Service, job: ChatJob) -> tuple[_Events, asyncio.Future]:
 def _failure(exc: BaseException) -> JSONResponse:
     if isinstance(exc, PromptError):
         return _error(400, str(exc))
-    if isinstance(exc, LocalModelError) and "context window" in str(exc):
+    if isinstance(exc, ContextWindowError):
         return _error(400, str(exc), param="messages", code="context_length_exceeded")
     return _error(500, f"the model failed: {type(exc).__name__}: {exc}", kind="server_error")
 

@@ -10,14 +10,13 @@ requests with a lock. What it adds to llama.cpp:
   first proposes the unconstrained choice and asks the grammar only whether that one token is
   allowed; the whole vocabulary (152k tokens) is masked only when it is not. This keeps a
   grammar nearly free when the model already follows it.
-* **Prompt-lookup decoding** for greedy decoding (:mod:`toolkit.local.lookup`): a short guess
-  of the next tokens, taken from the context, is evaluated in the same batch as each token.
+* **Prompt-lookup decoding** for greedy decoding (:mod:`toolkit.local.runtime.lookup`): a short
+  guess of the next tokens, taken from the context, is evaluated in the same batch as each token.
 * Greedy decoding at temperature 0, seeded sampling otherwise, stop strings (never split
   across streamed pieces), UTF-8 pieces that never cut a character, token counts.
 
-On CPUs that advertise AMX, llama.cpp's AMX weight buffers can crash with an illegal
-instruction when the host has not enabled AMX (as in some virtual machines), so the engine loads
-weights without llama.cpp's extra buffer types whenever the build includes AMX code.
+Weights load without llama.cpp's AMX buffers where those would crash
+(:mod:`toolkit.local.runtime.cpu`).
 """
 
 from __future__ import annotations
@@ -35,43 +34,22 @@ import llama_cpp.llama_cpp as llama_lib
 import numpy as np
 
 from toolkit.config import Settings
-from toolkit.errors import LocalModelError
-from toolkit.local.lookup import LookupFeeder
-from toolkit.local.sampling import (
-    TOKEN_DATA,
-    CompiledGrammar,
-    build_has_amx,
-    find_stop,
-    held_back,
-    logprob,
-    plain_cpu_buffers,
-    use_token_references,
-)
+from toolkit.errors import ContextWindowError, LocalModelError
+from toolkit.local.format.grammar import use_token_references
+from toolkit.local.format.job import SamplingOptions
+from toolkit.local.format.stops import find_stop, held_back
+from toolkit.local.runtime.cpu import build_has_amx, plain_cpu_buffers
+from toolkit.local.runtime.grammar_sampler import TOKEN_DATA, CompiledGrammar, logprob
+from toolkit.local.runtime.lookup import DEFAULT_LOOKUP_TOKENS, LookupFeeder
 
-__all__ = ["Engine", "Generation", "SamplingOptions"]
+__all__ = ["Engine", "Generation"]
 
 _LOAD_LOCK = threading.Lock()
 #: Tag texts that grammars should match as the model's own special tokens when it has them.
 _MARKERS = ("<tool_call>", "</tool_call>")
-
-
-@dataclass(frozen=True)
-class SamplingOptions:
-    """How to pick tokens.
-
-    Attributes:
-        max_tokens: Most tokens to generate (capped by the context window).
-        temperature: 0 for greedy decoding; above 0 samples with this temperature.
-        top_p: Nucleus sampling mass (only when sampling).
-        seed: Seed of the sampler, for reproducible sampling.
-        stop: Strings that end the generation; they are not part of the text.
-    """
-
-    max_tokens: int = 512
-    temperature: float = 0.0
-    top_p: float = 1.0
-    seed: int | None = None
-    stop: tuple[str, ...] = ()
+_GREEDY = SamplingOptions()
+#: Compiled grammars kept per engine (the oldest is freed when one more is compiled).
+_GRAMMAR_CACHE = 64
 
 
 @dataclass
@@ -88,7 +66,8 @@ class Generation:
         logprobs: With ``score=True``, each generated token's log-probability under the
             model alone (before any grammar or ban): how natural the model finds the output.
         evaluations: Model evaluations run after the prompt when guesses were checked in
-            batches (:mod:`toolkit.local.lookup`); ``None`` when each token was evaluated alone.
+            batches (:mod:`toolkit.local.runtime.lookup`); ``None`` when each token was
+            evaluated alone.
     """
 
     prompt_tokens: int
@@ -130,7 +109,7 @@ class Engine:
         vocab_only: Load only the vocabulary and metadata (tokenize, chat template), not the
             weights: fast, but it cannot generate.
         lookup_tokens: With greedy decoding, most tokens guessed from the context and checked
-            in one batch (:mod:`toolkit.local.lookup`); 0 evaluates one token at a time. The
+            in one batch (:mod:`toolkit.local.runtime.lookup`); 0 evaluates one token at a time. The
             choices are the same up to the rounding of batched evaluation.
 
     Raises:
@@ -144,7 +123,7 @@ class Engine:
         n_ctx: int = 4096,
         n_threads: int | None = None,
         vocab_only: bool = False,
-        lookup_tokens: int = 3,
+        lookup_tokens: int = DEFAULT_LOOKUP_TOKENS,
     ) -> None:
         self.model_path = Path(model_path)
         self.lookup_tokens = lookup_tokens
@@ -185,7 +164,8 @@ class Engine:
 
         Args:
             settings: The resolved settings.
-            model_path: The GGUF file (see :func:`toolkit.local.weights.resolve_model_path`).
+            model_path: The GGUF file (see
+                :func:`toolkit.local.runtime.weights.resolve_model_path`).
 
         Returns:
             The loaded engine.
@@ -299,10 +279,7 @@ class Engine:
         if not tokens:
             raise LocalModelError("cannot generate from an empty prompt.")
         if len(tokens) >= self.n_ctx:
-            raise LocalModelError(
-                f"the prompt has {len(tokens)} tokens but the context window is {self.n_ctx}; "
-                "send fewer or shorter messages, or raise TOOLKIT_CONTEXT."
-            )
+            raise ContextWindowError(len(tokens), self.n_ctx)
         current = llm.input_ids[: llm.n_tokens]
         limit = min(len(current), len(tokens))
         differs = np.nonzero(current[:limit] != np.asarray(tokens[:limit]))[0]
@@ -331,7 +308,7 @@ class Engine:
             An array of ``n_vocab`` natural-log probabilities.
 
         Raises:
-            LocalModelError: The prompt does not fit the context window.
+            ContextWindowError: The prompt does not fit the context window.
         """
         logits = self._evaluate(tokens).astype(np.float64)
         shifted = logits - logits.max()
@@ -340,7 +317,7 @@ class Engine:
     def _grammar(self, text: str) -> CompiledGrammar:
         grammar = self._grammars.get(text)
         if grammar is None:
-            if len(self._grammars) >= 64:
+            if len(self._grammars) >= _GRAMMAR_CACHE:
                 self._grammars.pop(next(iter(self._grammars))).close()
             adapted = use_token_references(text, self._markers)
             grammar = self._grammars[text] = CompiledGrammar(self._vocab, adapted)
@@ -350,7 +327,7 @@ class Engine:
     def generate(
         self,
         tokens: Sequence[int],
-        options: SamplingOptions = SamplingOptions(),
+        options: SamplingOptions = _GREEDY,
         *,
         grammar: str | None = None,
         cancel: threading.Event | None = None,
@@ -373,8 +350,8 @@ class Engine:
             finish reason are final once the iteration ends.
 
         Raises:
-            LocalModelError: The prompt does not fit the context window, or llama.cpp rejects
-                the grammar.
+            ContextWindowError: The prompt does not fit the context window.
+            LocalModelError: llama.cpp rejects the grammar.
         """
         logits = self._evaluate(tokens)
         raw = logits

@@ -22,8 +22,8 @@ from toolkit.config import Settings
 from toolkit.errors import LocalModelError
 
 if TYPE_CHECKING:  # llama.cpp loads only when a server starts
-    from toolkit.local.engine import Engine
-    from toolkit.local.policy import ToolPolicy
+    from toolkit.local.decision.policy import ToolPolicy
+    from toolkit.local.runtime.engine import Engine
 
 __all__ = ["EmbeddedServer", "shared_server", "stop_shared_servers"]
 
@@ -106,7 +106,7 @@ class EmbeddedServer:
         """
         if self.running:
             return self
-        from toolkit.local.server import create_app  # loads FastAPI and llama.cpp
+        from toolkit.local.server.app import create_app  # loads FastAPI and llama.cpp
 
         app = create_app(self.settings, engine=self.engine, policy=self.policy)
         self.engine = app.state.service.engine

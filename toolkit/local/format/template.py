@@ -36,6 +36,7 @@ from jinja2.ext import loopcontrols
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from toolkit.errors import PromptError
+from toolkit.wire import content_text
 
 __all__ = ["QWEN25_TEMPLATE", "render_prompt"]
 
@@ -141,33 +142,26 @@ def _compile(template: str) -> jinja2.Template:
 
 
 def _text(content: Any, where: str) -> str:
-    """OpenAI message content (``None``, text, or a list of parts) -> plain text."""
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, Sequence) and not isinstance(content, (bytes, bytearray)):
-        texts = []
-        for i, part in enumerate(content):
-            if isinstance(part, str):
-                texts.append(part)
-            elif isinstance(part, Mapping) and part.get("type", "text") == "text":
-                if not isinstance(part.get("text"), str):
-                    raise PromptError(
-                        f"{where}.content[{i}] is a text part without a 'text' string."
-                    )
-                texts.append(part["text"])
-            else:
-                kind = part.get("type") if isinstance(part, Mapping) else type(part).__name__
-                raise PromptError(
-                    f"{where}.content[{i}] is a {kind!r} part; the local model reads text only: "
-                    "send text parts or a string."
-                )
-        return "".join(texts)
-    raise PromptError(
-        f"{where}.content must be a string, null or a list of text parts, "
-        f"not {type(content).__name__}."
-    )
+    """OpenAI message content (``None``, text, or a list of text parts) -> plain text."""
+    if content is None or isinstance(content, str):
+        return content_text(content)
+    if not isinstance(content, Sequence) or isinstance(content, (bytes, bytearray)):
+        raise PromptError(
+            f"{where}.content must be a string, null or a list of text parts, "
+            f"not {type(content).__name__}."
+        )
+    for i, part in enumerate(content):
+        if isinstance(part, str):
+            continue
+        if not isinstance(part, Mapping) or part.get("type", "text") != "text":
+            kind = part.get("type") if isinstance(part, Mapping) else type(part).__name__
+            raise PromptError(
+                f"{where}.content[{i}] is a {kind!r} part; the local model reads text only: "
+                "send text parts or a string."
+            )
+        if not isinstance(part.get("text"), str):
+            raise PromptError(f"{where}.content[{i}] is a text part without a 'text' string.")
+    return content_text(content)
 
 
 def _arguments(raw: Any) -> Any:

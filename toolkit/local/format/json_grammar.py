@@ -1,22 +1,15 @@
-"""Tool JSON schemas -> llama.cpp GBNF grammars for constrained decoding.
+"""JSON schemas -> llama.cpp GBNF rules: the grammar of a JSON value that fits a schema. Pure.
 
-A calls grammar admits exactly the format the chat template teaches, one block per call,
-blocks separated by one newline, and nothing else (no text before, between or after)::
+:class:`GrammarBuilder` collects named rules; :meth:`GrammarBuilder.schema` returns the rule of
+a JSON value matching a schema, and :meth:`GrammarBuilder.render` writes the grammar with a
+given start rule. :mod:`toolkit.local.format.grammar` builds the tool-call and text grammars
+from it.
 
-    <tool_call>
-    {"name": "get_weather", "arguments": {"city": "西安"}}
-    </tool_call>
-    <tool_call>
-    {"name": "add", "arguments": {"a": 6, "b": 5}}
-    </tool_call>
-
-``"name"`` is one of the allowed tool names and ``"arguments"`` is a JSON object that fits
-*that* tool's ``parameters`` schema. The envelope is fixed text (``{"name": "<name>",
-"arguments": `` ... ``}``); inside the arguments one optional space may follow ``,`` and ``:``.
 Objects list their declared properties in schema order, every required one present, optional
 ones skippable; an object schema with ``properties`` admits no other keys unless
 ``additionalProperties`` allows them, one without (``{"type": "object"}``) admits any object.
-Strings are JSON strings (no raw control characters); integers have no fraction or exponent.
+Strings are JSON strings (no raw control characters); integers have no fraction or exponent;
+one optional space may follow ``,`` and ``:``.
 
 Schema support: ``type`` (also a list of types), ``enum``, ``const``, ``properties``,
 ``required``, ``additionalProperties``, ``items``, ``prefixItems``, ``minItems``/``maxItems``,
@@ -25,23 +18,16 @@ Schema support: ``type`` (also a list of types), ``enum``, ``const``, ``properti
 A schema without ``type`` is read from its keywords (``properties`` -> object, ``items`` ->
 array), and ``{}`` admits any JSON value. ``pattern``, ``format`` and other numeric bounds are
 not enforced; annotations (``title``, ``description``, ``default``, ``examples``) are ignored.
-
-The text grammar admits any text that never contains ``<tool_call>``; "auto" is the union of
-text and calls, so the first token decides.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from toolkit.errors import PromptError
-
-__all__ = ["build_grammar", "calls_grammar", "text_grammar"]
-
-_OPEN = "<tool_call>"
+__all__ = ["GrammarBuilder", "gbnf_literal", "json_literal"]
 
 _PRIMITIVES = {
     "ws": '" "?',
@@ -61,16 +47,31 @@ _PRIMITIVES = {
 _ESCAPES = str.maketrans({"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"})
 
 
-def _literal(text: str) -> str:
-    """A GBNF string literal matching ``text`` exactly."""
+def gbnf_literal(text: str) -> str:
+    """A GBNF string literal matching ``text`` exactly.
+
+    Args:
+        text: The text.
+
+    Returns:
+        The literal, quoted and escaped.
+    """
     return '"' + text.translate(_ESCAPES) + '"'
 
 
-def _json_literal(value: Any) -> str:
-    return _literal(json.dumps(value, ensure_ascii=False))
+def json_literal(value: Any) -> str:
+    """A GBNF literal matching a value's JSON text exactly.
+
+    Args:
+        value: A JSON value.
+
+    Returns:
+        The literal.
+    """
+    return gbnf_literal(json.dumps(value, ensure_ascii=False))
 
 
-class _Builder:
+class GrammarBuilder:
     """Collects named GBNF rules; one instance builds one grammar."""
 
     def __init__(self) -> None:
@@ -78,6 +79,14 @@ class _Builder:
         self._memo: dict[tuple[int, str], str] = {}
 
     def primitive(self, name: str) -> str:
+        """Add a primitive rule (``string``, ``number``, ``value``...) and those it uses.
+
+        Args:
+            name: A key of the primitive rules.
+
+        Returns:
+            The rule's name.
+        """
         if name not in self.rules:
             self.rules[name] = _PRIMITIVES[name]
             for dep in re.findall(r"\b[a-z]+\b(?![\"\]])", _PRIMITIVES[name]):
@@ -86,6 +95,15 @@ class _Builder:
         return name
 
     def add(self, hint: str, body: str) -> str:
+        """Add a rule under a name made from ``hint`` (numbered when taken by another body).
+
+        Args:
+            hint: What the rule is for, e.g. ``"get_weather-args"``.
+            body: The rule's GBNF body.
+
+        Returns:
+            The rule's name.
+        """
         base = re.sub(r"[^a-zA-Z0-9-]+", "-", hint).strip("-").lower() or "r"
         if base in _PRIMITIVES or base == "root":
             base += "-r"
@@ -97,7 +115,16 @@ class _Builder:
         return name
 
     def schema(self, schema: Any, root: Mapping[str, Any], hint: str) -> str:
-        """The rule name of a JSON value matching ``schema`` (resolved against ``root``)."""
+        """The rule of a JSON value matching ``schema``.
+
+        Args:
+            schema: A JSON schema (``True``/``None``: any value).
+            root: The document ``$ref`` pointers are resolved against.
+            hint: What the value is, for the rule names.
+
+        Returns:
+            The rule's name.
+        """
         if schema is True or schema is None:
             return self.primitive("value")
         if schema is False or not isinstance(schema, Mapping):
@@ -118,9 +145,9 @@ class _Builder:
             rest = {k: v for k, v in schema.items() if k != "nullable"}
             return f"{self.schema(rest, root, hint + '-value')} | {self.primitive('null')}"
         if "const" in schema:
-            return _json_literal(schema["const"])
+            return json_literal(schema["const"])
         if isinstance(schema.get("enum"), list) and schema["enum"]:
-            return " | ".join(_json_literal(v) for v in schema["enum"])
+            return " | ".join(json_literal(v) for v in schema["enum"])
         for key in ("anyOf", "oneOf"):
             if isinstance(schema.get(key), list) and schema[key]:
                 rest = {k: v for k, v in schema.items() if k != key}
@@ -202,7 +229,7 @@ class _Builder:
         kvs = [
             self.add(
                 f"{hint}-{k}-kv",
-                f'{_json_literal(k)} ":" {ws} {self.schema(props[k], root, f"{hint}-{k}")}',
+                f'{json_literal(k)} ":" {ws} {self.schema(props[k], root, f"{hint}-{k}")}',
             )
             for k in keys
         ]
@@ -226,6 +253,14 @@ class _Builder:
         return f'"{{" ( {first} ) "}}"'
 
     def render(self, root_body: str) -> str:
+        """The whole grammar, with ``root`` defined as ``root_body``.
+
+        Args:
+            root_body: The start rule's body (often one rule name).
+
+        Returns:
+            GBNF text.
+        """
         lines = [f"root ::= {root_body}"]
         lines += [f"{name} ::= {body}" for name, body in self.rules.items()]
         return "\n".join(lines) + "\n"
@@ -273,184 +308,3 @@ def _merge_all_of(schema: Mapping[str, Any], root: Mapping[str, Any]) -> dict[st
             else:
                 merged.setdefault(key, value)
     return merged
-
-
-def _functions(tools: Sequence[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
-    """OpenAI tools -> ``{name: parameters schema}``, in order."""
-    found: dict[str, Mapping[str, Any]] = {}
-    for i, tool in enumerate(tools):
-        fn = tool.get("function", tool) if isinstance(tool, Mapping) else None
-        if not isinstance(fn, Mapping) or not isinstance(fn.get("name"), str) or not fn["name"]:
-            raise PromptError(
-                f"tools[{i}] must look like "
-                '{"type": "function", "function": {"name": ..., "parameters": {...}}}.'
-            )
-        params = fn.get("parameters")
-        if params is None:
-            params = {"type": "object", "properties": {}}
-        if not isinstance(params, Mapping):
-            raise PromptError(
-                f"tools[{i}] ({fn['name']}): parameters must be a JSON schema object."
-            )
-        found[fn["name"]] = params
-    return found
-
-
-def _calls_rule(
-    builder: _Builder,
-    tools: Sequence[Mapping[str, Any]],
-    names: Iterable[str] | None,
-    min_calls: int,
-    max_calls: int | None,
-) -> str:
-    functions = _functions(tools)
-    chosen = list(functions) if names is None else list(dict.fromkeys(names))
-    unknown = [n for n in chosen if n not in functions]
-    if unknown or not chosen:
-        raise PromptError(
-            f"tool_choice names {', '.join(map(repr, unknown)) or 'no tool'}; "
-            f"choose one of: {', '.join(functions) or '(no tools were sent)'}."
-        )
-    if min_calls < 1 or (max_calls is not None and max_calls < min_calls):
-        raise PromptError(f"cannot make between {min_calls} and {max_calls} tool calls.")
-    bodies = []
-    for name in chosen:
-        params = functions[name]
-        args = builder.schema({**params, "type": "object"}, params, f"{name}-args")
-        head = _literal(f'{{"name": {json.dumps(name, ensure_ascii=False)}, "arguments": ')
-        bodies.append(builder.add(f"{name}-call", f'{head} {args} "}}"'))
-    call = builder.add("call", f'"{_OPEN}\\n" ( {" | ".join(bodies)} ) "\\n</tool_call>"')
-    more_high = "" if max_calls is None else str(max_calls - 1)
-    if max_calls == 1:
-        return call
-    return builder.add("calls", f'{call} ( "\\n" {call} ){{{min_calls - 1},{more_high}}}')
-
-
-def calls_grammar(
-    tools: Sequence[Mapping[str, Any]],
-    *,
-    names: Iterable[str] | None = None,
-    min_calls: int = 1,
-    max_calls: int | None = None,
-) -> str:
-    """A grammar admitting only ``<tool_call>`` blocks whose calls fit the tools' schemas.
-
-    Args:
-        tools: OpenAI tools (``{"type": "function", "function": {...}}``) or bare functions.
-        names: Restrict the calls to these tool names (default: every tool).
-        min_calls: Fewest calls (at least 1).
-        max_calls: Most calls; ``None`` for no limit.
-
-    Returns:
-        GBNF text whose start rule is ``root``.
-
-    Raises:
-        PromptError: A tool is malformed, a name is not among the tools, or the bounds are
-            impossible.
-    """
-    builder = _Builder()
-    root = _calls_rule(builder, tools, names, min_calls, max_calls)
-    return builder.render(root)
-
-
-def _text_rules(builder: _Builder, plain_start: bool) -> str:
-    """Rules for text never containing ``<tool_call>``; returns the start rule's name.
-
-    Rule ``text-k`` reads the rest of the text when what came before ends with the first ``k``
-    characters of the tag (a right-linear grammar, so the parser's stack does not grow). With
-    ``plain_start`` the text may not begin with whitespace, ``{``, ``[`` or a backtick, so a
-    JSON or fenced call cannot pass as text.
-    """
-    tag = _OPEN
-    names = [f"text-{k}" for k in range(len(tag))]
-    builder.rules[names[0]] = f'| [^<] {names[0]} | "<" {names[1]}'
-    for k in range(1, len(tag)):
-        nxt = tag[k]
-        alts = ["", f'"<" {names[1]}']
-        if k + 1 < len(tag):
-            alts.append(f"{_literal(nxt)} {names[k + 1]}")
-        alts.append(f"[^<{nxt}] {names[0]}")
-        builder.rules[names[k]] = " | ".join(alts)
-    if not plain_start:
-        return names[0]
-    builder.rules["text"] = f'| [^<{{[`\\x20\\t\\r\\n] {names[0]} | "<" {names[1]}'
-    return "text"
-
-
-def text_grammar(*, plain_start: bool = True) -> str:
-    """A grammar admitting any text that never opens a ``<tool_call>`` (``tool_choice="none"``).
-
-    Args:
-        plain_start: Also refuse text that begins with whitespace, ``{``, ``[`` or a backtick,
-            the ways a small model starts a JSON or fenced call outside the template format.
-
-    Returns:
-        GBNF text whose start rule is ``root``.
-    """
-    builder = _Builder()
-    return builder.render(_text_rules(builder, plain_start))
-
-
-def _choice_name(tool_choice: Any) -> str | None:
-    if isinstance(tool_choice, str):
-        return tool_choice
-    if isinstance(tool_choice, Mapping):
-        fn = tool_choice.get("function")
-        if isinstance(fn, Mapping) and isinstance(fn.get("name"), str):
-            return fn["name"]
-        if tool_choice.get("type") == "function" and isinstance(tool_choice.get("name"), str):
-            return tool_choice["name"]
-        if tool_choice.get("type") in ("auto", "none", "required", "any"):
-            return tool_choice["type"]
-    raise PromptError(
-        'tool_choice must be "auto", "none", "required" or '
-        '{"type": "function", "function": {"name": ...}}; got ' + repr(tool_choice) + "."
-    )
-
-
-def build_grammar(
-    tools: Sequence[Mapping[str, Any]] | None,
-    tool_choice: Any = "auto",
-    parallel_tool_calls: bool = True,
-    *,
-    plain_start: bool = True,
-) -> str | None:
-    """The grammar for a chat request's ``tools`` / ``tool_choice`` / ``parallel_tool_calls``.
-
-    * ``"auto"`` (or ``None``): plain text (never opening ``<tool_call>``) or one or more calls;
-    * ``"required"`` (or ``"any"``): one or more calls;
-    * a named tool (``{"type": "function", "function": {"name": ...}}`` or the bare name):
-      calls of that tool only;
-    * ``"none"``: plain text only.
-
-    ``parallel_tool_calls=False`` allows at most one call. Text follows :func:`text_grammar`
-    (by default it may not begin like a JSON or fenced call, so every call the model makes is
-    a ``<tool_call>`` block that fits its schema).
-
-    Args:
-        tools: The request's OpenAI tools.
-        tool_choice: The request's ``tool_choice`` in any OpenAI form.
-        parallel_tool_calls: Whether several calls may be made in one answer.
-        plain_start: As for :func:`text_grammar`.
-
-    Returns:
-        GBNF text, or ``None`` when there are no tools and nothing to constrain.
-
-    Raises:
-        PromptError: ``tool_choice`` is malformed, names an unknown tool, or requires a call
-            while no tools were sent.
-    """
-    choice = "auto" if tool_choice is None else _choice_name(tool_choice)
-    if not tools:
-        if choice in ("auto", "none"):
-            return None
-        raise PromptError(f"tool_choice {choice!r} needs tools, but the request sent none.")
-    builder = _Builder()
-    most = None if parallel_tool_calls else 1
-    if choice == "none":
-        return builder.render(_text_rules(builder, plain_start))
-    if choice == "auto":
-        text = _text_rules(builder, plain_start)
-        return builder.render(f"{text} | {_calls_rule(builder, tools, None, 1, most)}")
-    names = None if choice in ("required", "any") else [choice]
-    return builder.render(_calls_rule(builder, tools, names, 1, most))

@@ -37,19 +37,15 @@ from __future__ import annotations
 
 import json
 import re
-import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = [
-    "ContentDelta",
-    "ParsedOutput",
-    "ToolCallEvent",
-    "ToolCallStream",
-    "new_call_id",
-    "parse_tool_calls",
-]
+from toolkit.local.format.events import ContentDelta, ToolCallEvent
+from toolkit.local.format.json_scan import JsonScanner
+from toolkit.wire import new_call_id
+
+__all__ = ["ParsedOutput", "ToolCallStream", "parse_tool_calls"]
 
 _OPEN = "<tool_call>"
 _CLOSE = "</tool_call>"
@@ -57,15 +53,8 @@ _FENCE = "```"
 _SPECIAL = re.compile(r"[<`{\[]")
 _SPECIAL_TAGGED = re.compile(r"<")
 _LANG = re.compile(r"[A-Za-z0-9_+-]*")
-
-
-def new_call_id() -> str:
-    """Return a fresh OpenAI-style tool call id.
-
-    Returns:
-        ``"call_"`` followed by 24 random lowercase hex characters.
-    """
-    return "call_" + secrets.token_hex(12)
+#: Characters of read text after which the stream drops them from its buffer.
+_COMPACT_AFTER = 4096
 
 
 @dataclass(frozen=True)
@@ -80,30 +69,6 @@ class ParsedOutput:
 
     content: str | None
     tool_calls: list[dict[str, Any]]
-
-
-@dataclass(frozen=True)
-class ContentDelta:
-    """A piece of content that is certainly not part of a call.
-
-    Attributes:
-        text: The text to append to the message content.
-    """
-
-    text: str
-
-
-@dataclass(frozen=True)
-class ToolCallEvent:
-    """A completed tool call found in the stream.
-
-    Attributes:
-        index: Position of the call among the message's calls (0-based), as in SSE deltas.
-        call: The OpenAI-shaped call (same shape as in :class:`ParsedOutput`).
-    """
-
-    index: int
-    call: dict[str, Any]
 
 
 def _reject_constant(name: str) -> Any:
@@ -169,86 +134,7 @@ def _skip_space(text: str, i: int) -> int:
     return i
 
 
-_CLOSERS = {"}": "{", "]": "["}
 _WAIT = object()  # more text is needed to decide
-_LITERALS = {"t": "rue", "f": "alse", "n": "ull"}
-
-
-class _JsonPrefix:
-    """Incremental check that a text starting with ``{`` or ``[`` may still become valid JSON.
-
-    Conservative: it answers ``False`` only when no continuation can be valid JSON. Feeding a
-    longer text that extends the previous one scans only the new characters.
-    """
-
-    def __init__(self) -> None:
-        self.seen = 0
-        self.stack: list[str] = []
-        self.expect = "value"
-        self.mode = ""  # "", "string", "escape", "hex", "literal" or "number"
-        self.pending = ""  # the rest of a literal, or one character per \\u digit to read
-        self.dead = False
-
-    @property
-    def complete(self) -> bool:
-        """Whether the outermost value has closed."""
-        return not self.dead and not self.stack and self.expect == "after"
-
-    def viable(self, text: str, start: int) -> bool:
-        """Whether ``text[start:]`` may still grow into valid JSON."""
-        for ch in text[start + self.seen :]:
-            if self.dead or not self._char(ch):
-                self.dead = True
-                break
-        self.seen = len(text) - start
-        return not self.dead
-
-    def _char(self, ch: str) -> bool:
-        mode = self.mode
-        if mode == "string":
-            self.mode = "escape" if ch == "\\" else "" if ch == '"' else "string"
-            return ord(ch) >= 0x20
-        if mode == "escape":
-            self.mode, self.pending = ("hex", "xxxx") if ch == "u" else ("string", "")
-            return ch in '"\\/bfnrtu'
-        if mode in ("hex", "literal"):
-            ok = ch in "0123456789abcdefABCDEF" if mode == "hex" else ch == self.pending[0]
-            self.pending = self.pending[1:]
-            if not self.pending:
-                self.mode = "string" if mode == "hex" else ""
-            return ok
-        if mode == "number":
-            if ch in "0123456789+-.eE":
-                return True
-            self.mode = ""
-        return self._token(ch)
-
-    def _token(self, ch: str) -> bool:
-        expect, stack = self.expect, self.stack
-        if (not stack and expect == "after") or ch in " \t\n\r":
-            return True
-        if ch in _CLOSERS and expect in ("value_or_close", "key_or_close", "comma_or_close"):
-            if stack[-1] != _CLOSERS[ch]:
-                return False
-            stack.pop()
-            self.expect = "comma_or_close" if stack else "after"
-            return True
-        if expect == "comma_or_close":
-            self.expect = ("key" if stack[-1] == "{" else "value") if ch == "," else "dead"
-        elif expect == "colon":
-            self.expect = "value" if ch == ":" else "dead"
-        elif expect in ("key", "key_or_close"):
-            self.mode, self.expect = ("string", "colon") if ch == '"' else ("", "dead")
-        elif ch in "{[":
-            stack.append(ch)
-            self.expect = "key_or_close" if ch == "{" else "value_or_close"
-        elif ch == '"' or ch in "-0123456789" or ch in _LITERALS:
-            self.mode = "string" if ch == '"' else "number" if ch in "-0123456789" else "literal"
-            self.pending = _LITERALS.get(ch, "")
-            self.expect = "comma_or_close"
-        else:
-            return False
-        return self.expect != "dead"
 
 
 class _Reader:
@@ -257,7 +143,7 @@ class _Reader:
     def __init__(self, names: Iterable[str] | None, lenient: bool) -> None:
         self.names = frozenset(names) if names is not None else None
         self.special = _SPECIAL if lenient else _SPECIAL_TAGGED
-        self._scans: dict[int, _JsonPrefix] = {}
+        self._scans: dict[int, JsonScanner] = {}
 
     def forget(self) -> None:
         """Drop the incremental JSON scans (the text's indices are about to change)."""
@@ -271,8 +157,9 @@ class _Reader:
         """
         if final:
             return _decode_at(text, start)
-        scan = self._scans.setdefault(start, _JsonPrefix())
-        if not scan.viable(text, start):
+        scan = self._scans.setdefault(start, JsonScanner())
+        scan.feed(text[start + scan.consumed :])
+        if scan.dead:
             return None
         found = _decode_at(text, start) if scan.complete else None
         return _WAIT if found is None else found
@@ -435,7 +322,7 @@ class ToolCallStream:
             for call in calls:
                 self._calls.append(call)
                 events.append(ToolCallEvent(index=len(self._calls) - 1, call=call))
-        if self._pos > 4096:
+        if self._pos > _COMPACT_AFTER:
             self._buffer, self._pos = self._buffer[self._pos :], 0
             self._reader.forget()
         return events

@@ -1,6 +1,6 @@
 """Answer one chat request on the embedded model: text or calls, decided and decoded.
 
-:func:`answer` applies :mod:`toolkit.local.policy` (see its docstring for the reasoning):
+:func:`answer` applies :mod:`toolkit.local.decision.policy` (its docstring gives the reasons):
 
 * no tools, or ``tool_choice="none"``: text, never opening a call;
 * ``"auto"``: text when the model's first-token text probability reaches
@@ -10,71 +10,45 @@
 * ``constrained=False``: free decoding, read by the tolerant parser.
 
 Calls are decoded one ``<tool_call>`` block at a time under the calls grammar. With ``"auto"``
-a first call whose answer the conversation already holds (:class:`~toolkit.local.policy.
-CallHistory`) gives way to the next most likely tool, and to a text answer built from the
-results when every likely tool is redundant. When parallel calls are allowed the model is made
-to write one more call after each, kept only when it is new and grounded in the conversation
-(:func:`~toolkit.local.policy.adds_new_grounded_values`); it is given up at the first argument
-value that rules it out (:func:`~toolkit.local.policy.rules_out_extra_call`).
+a first call whose answer the conversation already holds
+(:class:`~toolkit.local.decision.grounding.CallHistory`) gives way to the next most likely tool,
+and to a text answer built from the results when every likely tool is redundant. When parallel
+calls are allowed the model is made to write one more call after each, kept only when it is new
+and grounded in the conversation (:mod:`toolkit.local.decision.grounding`); it is given up at
+the first argument value that rules it out.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from toolkit.errors import PromptError
-from toolkit.local.engine import Engine, SamplingOptions
-from toolkit.local.grammar import calls_grammar, text_grammar
-from toolkit.local.parser import ContentDelta, ToolCallEvent, ToolCallStream, parse_tool_calls
-from toolkit.local.partial import ScalarScanner
-from toolkit.local.policy import (
-    NOT_TEXT_STARTS,
+from toolkit.local.decision.grounding import (
     CallHistory,
-    ChatJob,
-    ToolPolicy,
     adds_new_grounded_values,
     arguments_of,
-    build_prompt,
     conversation_text,
-    name_probabilities,
-    results_nudge,
     rules_out_extra_call,
-    text_probability,
 )
+from toolkit.local.decision.policy import ToolPolicy
+from toolkit.local.decision.prompt import build_prompt, results_nudge
+from toolkit.local.decision.signals import NOT_TEXT_STARTS, name_probabilities, text_probability
+from toolkit.local.format.events import ContentDelta, Event, Finished, ToolCallEvent
+from toolkit.local.format.grammar import calls_grammar, text_grammar
+from toolkit.local.format.job import ChatJob, SamplingOptions
+from toolkit.local.format.json_scan import JsonScanner
+from toolkit.local.format.parser import ToolCallStream, parse_tool_calls
 
-__all__ = ["Event", "Finished", "answer"]
+if TYPE_CHECKING:  # decoding drives a loaded engine; the llama.cpp module is the runtime's
+    from toolkit.local.runtime.engine import Engine
 
-
-@dataclass
-class Finished:
-    """The last event of an answer.
-
-    Attributes:
-        finish_reason: ``"tool_calls"``, ``"stop"`` or ``"length"``.
-        prompt_tokens: Tokens of the prompt the model read.
-        completion_tokens: Tokens generated (all attempts).
-        decision: ``"text"`` or ``"calls"``: how the answer was decoded.
-        text_probability: The first-token text probability, when it was measured.
-        name_probability: The probability of naming an offered tool, when it was measured.
-        repeated: Calls dropped because the conversation already made them.
-    """
-
-    finish_reason: str
-    prompt_tokens: int
-    completion_tokens: int
-    decision: str
-    text_probability: float | None = None
-    name_probability: float | None = None
-    repeated: int = 0
-
-
-Event = ContentDelta | ToolCallEvent | Finished
+__all__ = ["answer"]
 
 
 def answer(
@@ -96,8 +70,8 @@ def answer(
         cancel: Set it to stop generating early.
 
     Yields:
-        :class:`~toolkit.local.parser.ContentDelta` and
-        :class:`~toolkit.local.parser.ToolCallEvent` (indices counting only the calls
+        :class:`~toolkit.local.format.events.ContentDelta` and
+        :class:`~toolkit.local.format.events.ToolCallEvent` (indices counting only the calls
         returned), then one :class:`Finished`.
 
     Raises:
@@ -114,7 +88,9 @@ def answer(
     elif job.tool_choice == "auto":
         decoder.p_text = text_probability(engine, tokens)
         if decoder.p_text < policy.text_threshold and engine.token_id("<tool_call>") is not None:
-            decoder.names = name_probabilities(engine, tokens, job.tool_names)
+            decoder.names = name_probabilities(
+                engine, tokens, job.tool_names, floor=policy.name_floor
+            )
             decoder.p_name = min(1.0, sum(decoder.names.values()))
         p_name = 1.0 if decoder.p_name is None else decoder.p_name
         if decoder.p_text >= policy.text_threshold or p_name < policy.name_threshold:
@@ -168,7 +144,7 @@ class _Decoder:
         )
 
     def _answer_from_results(self) -> list[int]:
-        """The prompt with :func:`~toolkit.local.policy.results_nudge` at its end (the same
+        """The prompt with :func:`~toolkit.local.decision.prompt.results_nudge` at its end (the same
         prompt if the template refuses a late system message)."""
         nudge = results_nudge(self.job.messages)
         messages = [*self.job.messages, {"role": "system", "content": nudge}]
@@ -221,7 +197,7 @@ class _Decoder:
             context, self._options(), grammar=grammar, cancel=self.cancel
         )
         pieces: list[str] = []
-        scanner = ScalarScanner() if doomed else None
+        scanner = JsonScanner(values_under="arguments", skip_prefix=True) if doomed else None
         for piece in generation:
             pieces.append(piece)
             if scanner is not None and any(map(doomed, scanner.feed(piece))):
@@ -243,14 +219,18 @@ class _Decoder:
         :func:`adds_new_grounded_values`; otherwise it is discarded and the answer ends.
         """
         job, auto = self.job, name is None and self.job.tool_choice == "auto"
-        history = CallHistory(job.messages if auto and self.policy.drop_repeated_calls else [])
+        history = CallHistory(
+            job.messages if auto and self.policy.drop_repeated_calls else [], self.policy
+        )
         grammar = calls_grammar(job.tools, names=[name] if name else None, max_calls=1)
         pieces, generation, found = self._attempt(self.tokens, grammar)
         tried = {c["function"]["name"] for c in found}
         while found and all(history.redundant(c) for c in found):
             self.repeated += len(found)
             others = sorted(
-                (p, n) for n, p in (self.names or {}).items() if n not in tried and p >= 0.01
+                (p, n)
+                for n, p in (self.names or {}).items()
+                if n not in tried and p >= self.policy.alternative_threshold
             )
             if not others:
                 yield from self.text(from_results=True)  # the results are already there
@@ -270,16 +250,18 @@ class _Decoder:
         newline = self.engine.tokenize("\n", bos=False)
         more = name is None and job.parallel_tool_calls and len(found) == 1
         while more and generation.finish_reason == "stop" and len(made) < self.policy.max_calls:
-            if self._options().max_tokens <= 8:
+            if self._options().max_tokens < self.policy.min_extra_call_tokens:
                 break
             attempt = context + newline
-            doomed = partial(rules_out_extra_call, previous=list(made), text=grounding)
+            doomed = partial(
+                rules_out_extra_call, previous=list(made), text=grounding, policy=self.policy
+            )
             pieces, extra, found = self._attempt(attempt, grammar, doomed)
             if not (
                 extra.finish_reason == "stop"
                 and len(found) == 1
                 and not history.redundant(found[0])
-                and adds_new_grounded_values(arguments_of(found[0]), made, grounding)
+                and adds_new_grounded_values(arguments_of(found[0]), made, grounding, self.policy)
             ):
                 break  # discarded: the model had nothing new to ask for
             for piece in ["\n", *pieces]:

@@ -1,12 +1,13 @@
 """The OpenAI chat-completions request, as the embedded server reads it (pydantic).
 
-:func:`parse_chat_request` turns a decoded JSON body into a :class:`~toolkit.local.policy.ChatJob`
-or raises :class:`~toolkit.errors.PromptError` whose message names the field (the ``param``
-attribute holds its dotted path), which the server answers with HTTP 400. It accepts what
-OpenAI clients send: ``content: null`` or a list of text parts, ``developer`` messages,
-``max_tokens`` or ``max_completion_tokens``, ``stop`` as a string or a list, ``tool_choice`` as
-``"auto"``/``"none"``/``"required"`` or ``{"type": "function", "function": {"name": ...}}``,
-``parallel_tool_calls``, ``stream_options``; other OpenAI fields are accepted and ignored.
+:func:`parse_chat_request` turns a decoded JSON body into a
+:class:`~toolkit.local.format.job.ChatJob` or raises :class:`~toolkit.errors.PromptError` whose
+message names the field (the ``param`` attribute holds its dotted path), which the server
+answers with HTTP 400. It accepts what OpenAI clients send: ``content: null`` or a list of text
+parts, ``developer`` messages, ``max_tokens`` or ``max_completion_tokens``, ``stop`` as a string
+or a list, ``tool_choice`` as ``"auto"``/``"none"``/``"required"`` or ``{"type": "function",
+"function": {"name": ...}}``, ``parallel_tool_calls``, ``stream_options``; other OpenAI fields
+are accepted and ignored.
 
 One extension: ``"grammar": false`` decodes without grammars and without the tool-versus-text
 decision (for measuring the model alone; the tolerant parser still reads the calls).
@@ -19,8 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from toolkit.errors import PromptError
-from toolkit.local.engine import SamplingOptions
-from toolkit.local.policy import ChatJob
+from toolkit.local.format.job import ChatJob, SamplingOptions
 
 __all__ = ["DEFAULT_MAX_TOKENS", "parse_chat_request"]
 

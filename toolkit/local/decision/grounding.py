@@ -1,0 +1,231 @@
+"""Is a call grounded in the conversation, or already answered by it? Pure.
+
+The small model, once made to write another call, writes one whatever the request: a copy of
+the first, the same values shuffled, or invented values. A genuine extra call (the second city,
+the other artist) differs from the calls before it in values the user wrote
+(:func:`adds_new_grounded_values`, and :func:`rules_out_extra_call` to stop at the first value
+that dooms it). :class:`CallHistory` knows what the conversation's calls and results already
+said, so that a redundant call is not executed twice.
+
+A value is *mentioned* in a text when it occurs there as a whole word or number ("m" is not in
+"maximum", "1" is not in "15" or "0.1", but "4" is in "4cm"; scripts written without spaces,
+such as Chinese, match anywhere), or, for a multi-word value, when enough of its words do
+(:attr:`~toolkit.local.decision.policy.ToolPolicy.word_share`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from toolkit.local.decision.policy import ToolPolicy
+from toolkit.wire import content_text
+
+__all__ = [
+    "CallHistory",
+    "adds_new_grounded_values",
+    "arguments_of",
+    "conversation_text",
+    "rules_out_extra_call",
+]
+
+_DEFAULT = ToolPolicy()
+
+
+def conversation_text(messages: Sequence[Mapping[str, Any]]) -> str:
+    """All message text of a conversation, case-folded (what a call may be grounded in).
+
+    Args:
+        messages: OpenAI messages.
+
+    Returns:
+        The contents joined by newlines.
+    """
+    return "\n".join(content_text(m.get("content")) for m in messages).casefold()
+
+
+def _leaves(value: Any) -> Iterator[Any]:
+    if isinstance(value, Mapping):
+        for item in value.values():
+            yield from _leaves(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _leaves(item)
+    elif value is not None:
+        yield value
+
+
+def _spelled(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip().casefold()
+
+
+def _occurs(value: str, text: str) -> bool:
+    """Whether ``value`` occurs in ``text`` as a whole word or number.
+
+    An end of the value that is a Latin letter or a digit must not touch another one ("m" is
+    not in "maximum", "1" is not in "15" or "0.1", but "4" is in "4cm"); scripts written
+    without spaces (Chinese, Japanese) match anywhere.
+    """
+    if not value:
+        return False
+    pattern = _EDGE_BEFORE.get(_edge(value[0]), "")
+    pattern += re.escape(value) + _EDGE_AFTER.get(_edge(value[-1]), "")
+    return re.search(pattern, text) is not None
+
+
+def _edge(char: str) -> str:
+    if char.isdigit():
+        return "digit"
+    return "latin" if char.isascii() and char.isalnum() else "other"
+
+
+_EDGE_BEFORE = {"digit": r"(?<![0-9.])", "latin": r"(?<![A-Za-z0-9])"}
+_EDGE_AFTER = {"digit": r"(?![0-9]|\.[0-9])", "latin": r"(?![A-Za-z0-9])"}
+
+
+def _mentioned(value: str, text: str, share: float) -> bool:
+    if _occurs(value, text):
+        return True
+    words = re.findall(r"\w+", value)
+    return bool(words) and sum(_occurs(word, text) for word in words) >= share * len(words)
+
+
+def adds_new_grounded_values(
+    arguments: Mapping[str, Any],
+    previous: Sequence[Mapping[str, Any]],
+    text: str,
+    policy: ToolPolicy = _DEFAULT,
+) -> bool:
+    """Whether one more call asks for something new that the conversation mentions.
+
+    The small model, once made to write another call, writes one whatever the request: a
+    copy of the first, the same values shuffled, or invented values. A genuine extra call
+    (the second city, the other artist) differs from the calls before it in values the user
+    wrote. So: the call's argument values not already used by an earlier call of this
+    answer must exist, and each must be mentioned in the conversation.
+
+    Args:
+        arguments: The candidate call's arguments.
+        previous: The arguments of the calls already made in this answer.
+        text: :func:`conversation_text` of the conversation.
+        policy: The decision settings (its ``word_share``).
+
+    Returns:
+        True to keep the call.
+    """
+    before = {_spelled(v) for call in previous for v in _leaves(call)}
+    novel = {_spelled(v) for v in _leaves(arguments)} - before - {""}
+    return bool(novel) and all(_mentioned(value, text, policy.word_share) for value in novel)
+
+
+def rules_out_extra_call(
+    value: Any,
+    previous: Sequence[Mapping[str, Any]],
+    text: str,
+    policy: ToolPolicy = _DEFAULT,
+) -> bool:
+    """Whether one argument value of a candidate extra call already dooms it.
+
+    A value no earlier call of the answer used and the conversation does not mention makes
+    :func:`adds_new_grounded_values` false whatever the rest of the call says, so generation
+    can stop at that value.
+
+    Args:
+        value: A completed argument value (string, number, boolean or ``None``).
+        previous: The arguments of the calls already made in this answer.
+        text: :func:`conversation_text` of the conversation.
+        policy: The decision settings (its ``word_share``).
+
+    Returns:
+        True when the call will be discarded.
+    """
+    spelled = "" if value is None else _spelled(value)
+    if not spelled or spelled in {_spelled(v) for call in previous for v in _leaves(call)}:
+        return False
+    return not _mentioned(spelled, text, policy.word_share)
+
+
+def arguments_of(call: Mapping[str, Any]) -> dict[str, Any]:
+    """The decoded arguments of an OpenAI tool call (``{}`` when they are not an object).
+
+    Args:
+        call: An OpenAI tool call.
+
+    Returns:
+        The arguments.
+    """
+    try:
+        value = json.loads(call["function"]["arguments"])
+    except (KeyError, TypeError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _signature(name: Any, arguments: Any) -> tuple[str, str]:
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            return str(name), arguments
+    return str(name), json.dumps(arguments, sort_keys=True, ensure_ascii=False)
+
+
+class CallHistory:
+    """The calls a conversation already made, and what their results said.
+
+    A new call is *redundant* when the conversation already holds its answer: the same tool
+    was called before with the same arguments, or every argument value the new call does not
+    share with those earlier calls already appears in their results (``"Xi'an"`` after a
+    result reading ``"西安 (Xi'an): 5 °C"``). Small models ask again for what they were just
+    told; a redundant call is dropped rather than executed twice.
+
+    Args:
+        messages: OpenAI messages.
+        policy: The decision settings (its ``word_share``).
+    """
+
+    def __init__(
+        self, messages: Sequence[Mapping[str, Any]], policy: ToolPolicy = _DEFAULT
+    ) -> None:
+        self._share = policy.word_share
+        self.signatures: set[tuple[str, str]] = set()
+        self._values: dict[str, set[str]] = {}
+        self._results: dict[str, list[str]] = {}
+        names_by_id: dict[str, str] = {}
+        for message in messages:
+            if message.get("role") == "assistant":
+                for call in message.get("tool_calls") or []:
+                    fn = call.get("function") or {}
+                    name = str(fn.get("name"))
+                    self.signatures.add(_signature(name, fn.get("arguments")))
+                    arguments = arguments_of({"function": fn})
+                    self._values.setdefault(name, set()).update(map(_spelled, _leaves(arguments)))
+                    names_by_id[str(call.get("id"))] = name
+            elif message.get("role") == "tool":
+                name = names_by_id.get(str(message.get("tool_call_id")), "")
+                text = conversation_text([message])
+                self._results.setdefault(name, []).append(text)
+
+    def redundant(self, call: Mapping[str, Any]) -> bool:
+        """Whether the conversation already holds the answer to a call.
+
+        Args:
+            call: An OpenAI tool call.
+
+        Returns:
+            True for a call that repeats an earlier one or asks only for what its results said.
+        """
+        fn = call["function"]
+        if _signature(fn["name"], fn["arguments"]) in self.signatures:
+            return True
+        if fn["name"] not in self._values:
+            return False
+        novel = {_spelled(v) for v in _leaves(arguments_of(call))} - self._values[fn["name"]]
+        results = "\n".join(self._results.get(fn["name"], []))
+        return bool(results) and all(_mentioned(v, results, self._share) for v in novel - {""})

@@ -1,0 +1,89 @@
+"""The settings of the embedded server's text-or-call decision: every threshold, in one place.
+
+The small embedded model has habits that a grammar alone does not fix: it writes a call as a
+fenced ```` ```json ```` block rather than the ``<tool_call>`` block its template teaches, never
+opens a second call by itself, calls some tool even when none fits, and asks again for what a
+tool result just told it. The decision rests on signals read from the model's own
+probabilities at a few points, and on what the conversation already says:
+
+1. **Nudge.** For ``tool_choice="auto"`` one sentence joins the system turn: call a function
+   only when one fits, otherwise answer in text (:attr:`ToolPolicy.nudge`; see
+   :mod:`toolkit.local.decision.prompt`).
+2. **Text or call?** The first-token probability of everything that does not open a call
+   (:func:`toolkit.local.decision.signals.text_probability`): text when it reaches
+   :attr:`ToolPolicy.text_threshold`.
+3. **Is it for these tools?** With ``<tool_call>`` and ``{"name": "`` appended, the probability
+   that the model names an offered tool (:func:`~toolkit.local.decision.signals.
+   name_probabilities`): when the question needs a function that is not offered the model
+   reaches for a name of its own, and the answer is text under
+   :attr:`ToolPolicy.name_threshold`.
+4. **One more call?** Made to write another call, the model writes the second city, the other
+   artist — or a copy, shuffled values or invented ones. The extra call is kept only when it
+   brings values the conversation mentions and no earlier call of the answer used
+   (:mod:`toolkit.local.decision.grounding`).
+5. **Already answered?** A call that repeats an earlier one, or asks only for what its earlier
+   results already say, is redundant; the next most likely tool is tried instead, and when
+   there is none the answer is text built from the results.
+
+:mod:`toolkit.local.decision.decoding` turns these into decoding.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["DEFAULT_NUDGE", "RESULTS_NUDGE", "ToolPolicy"]
+
+#: Added to the system turn when tools are offered with ``tool_choice="auto"``.
+DEFAULT_NUDGE = (
+    "Call a function only when one of the functions below can do what the user asks; "
+    "otherwise answer directly in plain text without calling any function."
+)
+#: Appended as a last system message when every call the model wants repeats an earlier one
+#: (see :func:`toolkit.local.decision.prompt.results_nudge`).
+RESULTS_NUDGE = "Answer the user's question in plain text using the function results above."
+
+_PROBABILITIES = ("text_threshold", "name_threshold", "name_floor", "alternative_threshold")
+
+
+@dataclass(frozen=True)
+class ToolPolicy:
+    """Settings of the tool-versus-text decision (see the module docstring).
+
+    Attributes:
+        text_threshold: Answer in text when the model's first-token probability of text
+            (not opening a call) is at least this; lower means more calls.
+        name_threshold: Answer in text when the model's probability of naming one of the
+            offered tools is below this.
+        name_floor: While a tool name is scored token by token, a running probability under
+            this counts as zero (the name is not followed further: it saves evaluations).
+        alternative_threshold: When the most likely call is redundant, another tool is tried
+            only if the model names it with at least this probability.
+        word_share: A multi-word argument value counts as mentioned in the conversation when
+            at least this share of its words occur there as whole words.
+        min_extra_call_tokens: No extra call is attempted when fewer tokens than this are
+            left of the request's ``max_tokens`` (no call fits in fewer).
+        max_calls: Most calls in one answer (when parallel calls are allowed).
+        nudge: Sentence added to the system turn for ``tool_choice="auto"``; ``None`` or
+            ``""`` adds nothing.
+        drop_repeated_calls: Drop calls identical to one made earlier in the conversation.
+    """
+
+    text_threshold: float = 0.3
+    name_threshold: float = 0.5
+    name_floor: float = 1e-3
+    alternative_threshold: float = 0.01
+    word_share: float = 0.5
+    min_extra_call_tokens: int = 9
+    max_calls: int = 8
+    nudge: str | None = DEFAULT_NUDGE
+    drop_repeated_calls: bool = True
+
+    def __post_init__(self) -> None:
+        for name in (*_PROBABILITIES, "word_share"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise ValueError(f"{name} must be within [0, 1], got {value}.")
+        for name in ("max_calls", "min_extra_call_tokens"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}.")

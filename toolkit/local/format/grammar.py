@@ -1,0 +1,212 @@
+"""Tool schemas -> the GBNF grammars the embedded model decodes under. Pure.
+
+A calls grammar admits exactly the format the chat template teaches, one block per call,
+blocks separated by one newline, and nothing else (no text before, between or after)::
+
+    <tool_call>
+    {"name": "get_weather", "arguments": {"city": "西安"}}
+    </tool_call>
+    <tool_call>
+    {"name": "add", "arguments": {"a": 6, "b": 5}}
+    </tool_call>
+
+``"name"`` is one of the allowed tool names and ``"arguments"`` is a JSON object that fits
+*that* tool's ``parameters`` schema (:mod:`toolkit.local.format.json_grammar`). The envelope is
+fixed text (``{"name": "<name>", "arguments": `` ... ``}``).
+
+The text grammar admits any text that never contains ``<tool_call>``; whether an answer is text
+or calls is decided before decoding (:mod:`toolkit.local.decision`), and each is decoded under
+its own grammar. :func:`use_token_references` rewrites a grammar's literals so that
+``<tool_call>`` is matched as the model's own special token.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from toolkit.errors import PromptError
+from toolkit.local.format.json_grammar import GrammarBuilder, gbnf_literal
+
+__all__ = ["calls_grammar", "text_grammar", "use_token_references"]
+
+_OPEN = "<tool_call>"
+
+
+def _functions(tools: Sequence[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+    """OpenAI tools -> ``{name: parameters schema}``, in order."""
+    found: dict[str, Mapping[str, Any]] = {}
+    for i, tool in enumerate(tools):
+        fn = tool.get("function", tool) if isinstance(tool, Mapping) else None
+        if not isinstance(fn, Mapping) or not isinstance(fn.get("name"), str) or not fn["name"]:
+            raise PromptError(
+                f"tools[{i}] must look like "
+                '{"type": "function", "function": {"name": ..., "parameters": {...}}}.'
+            )
+        params = fn.get("parameters")
+        if params is None:
+            params = {"type": "object", "properties": {}}
+        if not isinstance(params, Mapping):
+            raise PromptError(
+                f"tools[{i}] ({fn['name']}): parameters must be a JSON schema object."
+            )
+        found[fn["name"]] = params
+    return found
+
+
+def _calls_rule(
+    builder: GrammarBuilder,
+    tools: Sequence[Mapping[str, Any]],
+    names: Iterable[str] | None,
+    min_calls: int,
+    max_calls: int | None,
+) -> str:
+    functions = _functions(tools)
+    chosen = list(functions) if names is None else list(dict.fromkeys(names))
+    unknown = [n for n in chosen if n not in functions]
+    if unknown or not chosen:
+        raise PromptError(
+            f"tool_choice names {', '.join(map(repr, unknown)) or 'no tool'}; "
+            f"choose one of: {', '.join(functions) or '(no tools were sent)'}."
+        )
+    if min_calls < 1 or (max_calls is not None and max_calls < min_calls):
+        raise PromptError(f"cannot make between {min_calls} and {max_calls} tool calls.")
+    bodies = []
+    for name in chosen:
+        params = functions[name]
+        args = builder.schema({**params, "type": "object"}, params, f"{name}-args")
+        head = gbnf_literal(f'{{"name": {json.dumps(name, ensure_ascii=False)}, "arguments": ')
+        bodies.append(builder.add(f"{name}-call", f'{head} {args} "}}"'))
+    call = builder.add("call", f'"{_OPEN}\\n" ( {" | ".join(bodies)} ) "\\n</tool_call>"')
+    more_high = "" if max_calls is None else str(max_calls - 1)
+    if max_calls == 1:
+        return call
+    return builder.add("calls", f'{call} ( "\\n" {call} ){{{min_calls - 1},{more_high}}}')
+
+
+def calls_grammar(
+    tools: Sequence[Mapping[str, Any]],
+    *,
+    names: Iterable[str] | None = None,
+    min_calls: int = 1,
+    max_calls: int | None = None,
+) -> str:
+    """A grammar admitting only ``<tool_call>`` blocks whose calls fit the tools' schemas.
+
+    Args:
+        tools: OpenAI tools (``{"type": "function", "function": {...}}``) or bare functions.
+        names: Restrict the calls to these tool names (default: every tool).
+        min_calls: Fewest calls (at least 1).
+        max_calls: Most calls; ``None`` for no limit.
+
+    Returns:
+        GBNF text whose start rule is ``root``.
+
+    Raises:
+        PromptError: A tool is malformed, a name is not among the tools, or the bounds are
+            impossible.
+    """
+    builder = GrammarBuilder()
+    root = _calls_rule(builder, tools, names, min_calls, max_calls)
+    return builder.render(root)
+
+
+def _text_rules(builder: GrammarBuilder, plain_start: bool) -> str:
+    """Rules for text never containing ``<tool_call>``; returns the start rule's name.
+
+    Rule ``text-k`` reads the rest of the text when what came before ends with the first ``k``
+    characters of the tag (a right-linear grammar, so the parser's stack does not grow). With
+    ``plain_start`` the text may not begin with whitespace, ``{``, ``[`` or a backtick, so a
+    JSON or fenced call cannot pass as text.
+    """
+    tag = _OPEN
+    names = [f"text-{k}" for k in range(len(tag))]
+    builder.rules[names[0]] = f'| [^<] {names[0]} | "<" {names[1]}'
+    for k in range(1, len(tag)):
+        nxt = tag[k]
+        alts = ["", f'"<" {names[1]}']
+        if k + 1 < len(tag):
+            alts.append(f"{gbnf_literal(nxt)} {names[k + 1]}")
+        alts.append(f"[^<{nxt}] {names[0]}")
+        builder.rules[names[k]] = " | ".join(alts)
+    if not plain_start:
+        return names[0]
+    builder.rules["text"] = f'| [^<{{[`\\x20\\t\\r\\n] {names[0]} | "<" {names[1]}'
+    return "text"
+
+
+def text_grammar(*, plain_start: bool = True) -> str:
+    """A grammar admitting any text that never opens a ``<tool_call>`` (``tool_choice="none"``).
+
+    Args:
+        plain_start: Also refuse text that begins with whitespace, ``{``, ``[`` or a backtick,
+            the ways a small model starts a JSON or fenced call outside the template format.
+
+    Returns:
+        GBNF text whose start rule is ``root``.
+    """
+    builder = GrammarBuilder()
+    return builder.render(_text_rules(builder, plain_start))
+
+
+def _split_literal(body: str, markers: dict[str, str]) -> str:
+    """Split one GBNF string literal (without quotes) around marker texts -> GBNF sequence."""
+    parts: list[str] = []
+    i = start = 0
+    while i < len(body):
+        if body[i] == "\\":
+            i += 2
+            continue
+        hit = next((m for m in markers if body.startswith(m, i)), None)
+        if hit is None:
+            i += 1
+            continue
+        if i > start:
+            parts.append(f'"{body[start:i]}"')
+        parts.append(markers[hit])
+        i = start = i + len(hit)
+    if start < len(body) or not parts:
+        parts.append(f'"{body[start:]}"')
+    return parts[0] if len(parts) == 1 else "(" + " ".join(parts) + ")"
+
+
+def use_token_references(grammar: str, markers: dict[str, str]) -> str:
+    """Make GBNF string literals match marker texts as single special tokens.
+
+    ``"<tool_call>\\n"`` becomes ``(<tool_call> "\\n")``: the model then emits its one
+    ``<tool_call>`` token, as it was trained to, instead of spelling the tag out of ``<`` and
+    ``tool``. Character classes and comments are left alone.
+
+    Args:
+        grammar: GBNF text.
+        markers: Marker text -> GBNF token reference (e.g. ``"<tool_call>"`` ->
+            ``"<tool_call>"``) for markers that are single tokens of the model.
+
+    Returns:
+        The rewritten GBNF text.
+    """
+    if not markers:
+        return grammar
+    out: list[str] = []
+    i = 0
+    while i < len(grammar):
+        char = grammar[i]
+        if char == "#":
+            end = grammar.find("\n", i)
+            end = len(grammar) if end < 0 else end
+        elif char in '["':
+            close = "]" if char == "[" else '"'
+            end = i + 1
+            while end < len(grammar) and grammar[end] != close:
+                end += 2 if grammar[end] == "\\" else 1
+            end += 1
+            if char == '"':
+                out.append(_split_literal(grammar[i + 1 : end - 1], markers))
+                i = end
+                continue
+        else:
+            end = i + 1
+        out.append(grammar[i:end])
+        i = end
+    return "".join(out)
