@@ -26,7 +26,6 @@ import contextlib
 import os
 import threading
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import llama_cpp
@@ -39,10 +38,11 @@ from toolkit.local.format.grammar import use_token_references
 from toolkit.local.format.job import SamplingOptions
 from toolkit.local.format.stops import find_stop, held_back
 from toolkit.local.runtime.cpu import build_has_amx, plain_cpu_buffers
+from toolkit.local.runtime.generation import Generation, pick_token
 from toolkit.local.runtime.grammar_sampler import TOKEN_DATA, CompiledGrammar, logprob
 from toolkit.local.runtime.lookup import DEFAULT_LOOKUP_TOKENS, LookupFeeder
 
-__all__ = ["Engine", "Generation"]
+__all__ = ["Engine"]
 
 _LOAD_LOCK = threading.Lock()
 #: Tag texts that grammars should match as the model's own special tokens when it has them.
@@ -50,53 +50,6 @@ _MARKERS = ("<tool_call>", "</tool_call>")
 _GREEDY = SamplingOptions()
 #: Compiled grammars kept per engine (the oldest is freed when one more is compiled).
 _GRAMMAR_CACHE = 64
-
-
-@dataclass
-class Generation:
-    """The outcome of one generation, filled in while its pieces are consumed.
-
-    Attributes:
-        prompt_tokens: Tokens in the prompt.
-        completion_tokens: Tokens generated so far.
-        finish_reason: ``"stop"`` (end of turn or a stop string), ``"length"`` (max_tokens or
-            the context window) or ``None`` while running.
-        text: The text generated so far (without any stop string).
-        tokens: The ids generated so far (the end-of-turn token excluded).
-        logprobs: With ``score=True``, each generated token's log-probability under the
-            model alone (before any grammar or ban): how natural the model finds the output.
-        evaluations: Model evaluations run after the prompt when guesses were checked in
-            batches (:mod:`toolkit.local.runtime.lookup`); ``None`` when each token was
-            evaluated alone.
-    """
-
-    prompt_tokens: int
-    completion_tokens: int = 0
-    tokens: list[int] = field(default_factory=list)
-    logprobs: list[float] | None = None
-    finish_reason: str | None = None
-    text: str = ""
-    evaluations: int | None = None
-    _pieces: Iterator[str] = field(default=iter(()), repr=False)
-
-    def __iter__(self) -> Iterator[str]:
-        return self._pieces
-
-    def consume(self) -> Generation:
-        """Run the generation to its end.
-
-        Returns:
-            The generation itself, finished.
-        """
-        for _ in self._pieces:
-            pass
-        return self
-
-    def close(self) -> None:
-        """Stop generating now; the counts and text so far are final."""
-        close = getattr(self._pieces, "close", None)
-        if close is not None:
-            close()
 
 
 class Engine:
@@ -371,29 +324,13 @@ class Engine:
         grammar: CompiledGrammar | None,
         rng: np.random.Generator,
     ) -> int:
-        token = self._pick(logits, options, rng)
+        token = pick_token(logits, options, rng)
         if grammar is None or grammar.allows(token):
             return token
         masked = grammar.mask(logits, self._scratch)
         if not np.isfinite(masked).any():
             raise LocalModelError("the grammar allows no next token; the grammar is broken.")
-        return self._pick(masked, options, rng)
-
-    @staticmethod
-    def _pick(logits: np.ndarray, options: SamplingOptions, rng: np.random.Generator) -> int:
-        if options.temperature <= 0:
-            return int(np.argmax(logits))
-        scaled = logits.astype(np.float64) / options.temperature
-        scaled -= scaled.max()
-        probs = np.exp(scaled)
-        probs /= probs.sum()
-        if options.top_p < 1.0:
-            order = np.argsort(-probs)
-            keep = order[: int(np.searchsorted(np.cumsum(probs[order]), options.top_p)) + 1]
-            kept = np.zeros_like(probs)
-            kept[keep] = probs[keep]
-            probs = kept / kept.sum()
-        return int(rng.choice(len(probs), p=probs))
+        return pick_token(masked, options, rng)
 
     def _run(
         self,

@@ -1,0 +1,90 @@
+"""One generation's outcome, and how the next token is chosen from the logits.
+
+:class:`Generation` is what :meth:`toolkit.local.runtime.engine.Engine.generate` returns: an
+iterator of text pieces whose counts, tokens and finish reason fill in as it is consumed.
+:func:`pick_token` is the choice itself, greedy or sampled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from toolkit.local.format.job import SamplingOptions
+
+__all__ = ["Generation", "pick_token"]
+
+
+@dataclass
+class Generation:
+    """The outcome of one generation, filled in while its pieces are consumed.
+
+    Attributes:
+        prompt_tokens: Tokens in the prompt.
+        completion_tokens: Tokens generated so far.
+        finish_reason: ``"stop"`` (end of turn or a stop string), ``"length"`` (max_tokens or
+            the context window) or ``None`` while running.
+        text: The text generated so far (without any stop string).
+        tokens: The ids generated so far (the end-of-turn token excluded).
+        logprobs: With ``score=True``, each generated token's log-probability under the
+            model alone (before any grammar or ban): how natural the model finds the output.
+        evaluations: Model evaluations run after the prompt when guesses were checked in
+            batches (:mod:`toolkit.local.runtime.lookup`); ``None`` when each token was
+            evaluated alone.
+    """
+
+    prompt_tokens: int
+    completion_tokens: int = 0
+    tokens: list[int] = field(default_factory=list)
+    logprobs: list[float] | None = None
+    finish_reason: str | None = None
+    text: str = ""
+    evaluations: int | None = None
+    _pieces: Iterator[str] = field(default=iter(()), repr=False)
+
+    def __iter__(self) -> Iterator[str]:
+        return self._pieces
+
+    def consume(self) -> Generation:
+        """Run the generation to its end.
+
+        Returns:
+            The generation itself, finished.
+        """
+        for _ in self._pieces:
+            pass
+        return self
+
+    def close(self) -> None:
+        """Stop generating now; the counts and text so far are final."""
+        close = getattr(self._pieces, "close", None)
+        if close is not None:
+            close()
+
+
+def pick_token(logits: np.ndarray, options: SamplingOptions, rng: np.random.Generator) -> int:
+    """Choose the next token: the argmax at temperature 0, else a (top-p) sample.
+
+    Args:
+        logits: The next-token logits (forbidden tokens at minus infinity).
+        options: The sampling options.
+        rng: The sampler's random generator (seeded from ``options.seed``).
+
+    Returns:
+        The token id.
+    """
+    if options.temperature <= 0:
+        return int(np.argmax(logits))
+    scaled = logits.astype(np.float64) / options.temperature
+    scaled -= scaled.max()
+    probs = np.exp(scaled)
+    probs /= probs.sum()
+    if options.top_p < 1.0:
+        order = np.argsort(-probs)
+        keep = order[: int(np.searchsorted(np.cumsum(probs[order]), options.top_p)) + 1]
+        kept = np.zeros_like(probs)
+        kept[keep] = probs[keep]
+        probs = kept / kept.sum()
+    return int(rng.choice(len(probs), p=probs))
