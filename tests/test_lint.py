@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 from langchain_core.tools import tool
 from langchain_core.utils.function_calling import _parse_google_docstring
 
-from toolkit._lint_docstring import clean_docstring, header_kind, parse_docstring
 from toolkit.errors import TargetError, ToolDefinitionError
 from toolkit.lint import RULES, lint_paths, lint_source, lint_tools
-from toolkit.schema import load_targets, tool_schema
+from toolkit.lint.docstrings import clean_docstring, header_kind, parse_docstring
+from toolkit.schema import tool_schema
+from toolkit.targets import load_targets
 
 FIXTURES = Path(__file__).parent / "fixtures" / "lint"
 

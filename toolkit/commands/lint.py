@@ -2,7 +2,7 @@
 
 TARGET is a ``.py`` file, a directory (searched recursively) or a module name (located, never
 imported). Files are read statically, so a file whose tools fail to import is still reported in
-full. The rules are listed in :mod:`toolkit.lint` and by ``toolkit lint --rules``.
+full. The rules are listed in :mod:`toolkit.lint.catalogue` and by ``toolkit lint --rules``.
 
 Exit status: 0 no errors (warnings allowed), 1 at least one error finding, 2 a TARGET that does
 not exist or a named file that does not parse.

@@ -19,7 +19,8 @@ import sys
 from rich.console import Console
 
 from toolkit.render import render_schemas
-from toolkit.schema import load_targets, tool_schema
+from toolkit.schema import tool_schema
+from toolkit.targets import load_targets
 
 __all__ = ["register"]
 

@@ -120,7 +120,8 @@ def _prompt(args: argparse.Namespace) -> int:
     from toolkit.local.engine import Engine
     from toolkit.local.policy import ChatJob, ToolPolicy, build_prompt
     from toolkit.local.weights import resolve_model_path
-    from toolkit.schema import load_targets, tool_schema
+    from toolkit.schema import tool_schema
+    from toolkit.targets import load_targets
 
     cwd = os.getcwd()
     if cwd not in sys.path and "" not in sys.path:

@@ -1,6 +1,24 @@
 """Find the tools in a Python source file without importing it, as ``ToolSpec`` objects.
 
-Which functions count as tools, and how each is read, is documented in :mod:`toolkit.lint`.
+Which functions are tools:
+
+* decorated with LangChain's ``@tool`` / ``@tool(...)`` (under any alias, or written
+  ``@langchain_core.tools.tool``), or wrapped by ``tool(f)``, ``tool(...)(f)`` or
+  ``StructuredTool.from_function(f, ...)``: linted with that call's ``parse_docstring`` and
+  ``error_on_invalid_docstring`` settings;
+* plain functions (or ``self.method``) passed to ``bind_tools``, ``convert_to_openai_tool`` or
+  ``convert_to_openai_function`` (directly or through a list variable), or listed in a
+  list/tuple assigned to a name containing ``tool`` (``ALL_TOOLS``, ``tools``): linted as
+  ``convert_to_openai_tool`` reads them (docstring parsed, never raising on its layout);
+* plain functions passed to ``create_agent``, ``create_react_agent`` or ``ToolNode``: those wrap
+  them with ``tool()``, which does not parse the docstring;
+* ``BaseTool`` subclasses and ``Tool(...)`` objects: name and description only;
+* with ``all_functions=True`` (``toolkit lint --all-functions``): every public module-level
+  function too, read as ``convert_to_openai_tool`` would.
+
+Parameters LangChain never shows the model are skipped: ``self``/``cls`` of bound methods,
+``callbacks``, ``run_manager``, ``InjectedToolArg``/``InjectedState``/``ToolRuntime``
+parameters and, for ``@tool`` and agents, a parameter annotated exactly ``RunnableConfig``.
 """
 
 from __future__ import annotations
@@ -8,55 +26,19 @@ from __future__ import annotations
 import ast
 import re
 
-from toolkit._lint_signature import docstring_of as _docstring
-from toolkit._lint_signature import dotted as _dotted
-from toolkit._lint_signature import literal as _literal
-from toolkit._lint_signature import params_of as _params
-from toolkit._lint_spec import ToolSpec
+from toolkit.lint.catalogue import ToolSpec
+from toolkit.lint.signature import docstring_of as _docstring
+from toolkit.lint.signature import dotted as _dotted
+from toolkit.lint.signature import literal as _literal
+from toolkit.lint.signature import params_of as _params
+from toolkit.lint.source import LangChainNames, Scopes
 
 __all__ = ["collect_specs", "spec_for_function"]
 
 _BIND_CALLS = {"bind_tools": 0, "convert_to_openai_tool": 0, "convert_to_openai_function": 0}
 _AGENT_CALLS = {"create_agent": 1, "create_react_agent": 1, "ToolNode": 0}
-_SCOPES = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 # Lower wins when one function is reached in several ways.
 _PRIORITY = {"decorator": 0, "call": 1, "agent": 2, "bound": 3, "listed": 4, "all": 5}
-
-
-class _Names:
-    """Which local names mean LangChain's ``tool``, ``StructuredTool``, ``Tool``, ``BaseTool``."""
-
-    def __init__(self, tree: ast.Module) -> None:
-        self.langchain_modules: set[str] = set()
-        bound: dict[str, set[str]] = {"tool": set(), "StructuredTool": set(), "Tool": set()}
-        bound["BaseTool"] = set()
-        foreign: set[str] = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.name.startswith("langchain"):
-                        self.langchain_modules.add(alias.asname or alias.name.split(".")[0])
-            elif isinstance(node, ast.ImportFrom):
-                from_langchain = (node.module or "").startswith("langchain")
-                for alias in node.names:
-                    local = alias.asname or alias.name
-                    if alias.name in bound and from_langchain:
-                        bound[alias.name].add(local)
-                    elif from_langchain:
-                        self.langchain_modules.add(local)
-                    else:
-                        foreign.add(local)
-        for name, locals_ in bound.items():
-            if name not in foreign:
-                locals_.add(name)
-        self.bound = bound
-
-    def means(self, node: ast.AST, what: str) -> bool:
-        if isinstance(node, ast.Name):
-            return node.id in self.bound[what]
-        if isinstance(node, ast.Attribute) and node.attr == what:
-            return _dotted(node).split(".")[0] in self.langchain_modules
-        return False
 
 
 def _options(call: ast.Call, *, positional_name: int | None, defaults: dict) -> dict:
@@ -82,90 +64,14 @@ def _options(call: ast.Call, *, positional_name: int | None, defaults: dict) -> 
     return opts
 
 
-def _grows_list(node: ast.AST) -> bool:
-    """``name.append(x)`` or ``name.extend(xs)``."""
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr in ("append", "extend")
-        and isinstance(node.func.value, ast.Name)
-        and len(node.args) == 1
-    )
+class _Collector(Scopes):
+    """The tools of one module, kept by how directly each was made a tool."""
 
-
-class _Collector:
     def __init__(self, tree: ast.Module, path: str) -> None:
+        super().__init__(tree)
         self.path = path
-        self.names = _Names(tree)
-        self.parent: dict[ast.AST, ast.AST] = {}
-        for node in ast.walk(tree):
-            for child in ast.iter_child_nodes(node):
-                self.parent[child] = node
-        self.defs: dict[tuple[int, str], ast.AST] = {}
-        self.lists: dict[tuple[int, str], list[ast.AST]] = {}
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                self.defs[(id(self.scope(node)), node.name)] = node
-            elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for target in targets:
-                    if isinstance(target, ast.Name):
-                        key = (id(self.scope(node)), target.id)
-                        self.lists[key] = [node.value]
-            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-                key = (id(self.scope(node)), node.target.id)
-                self.lists.setdefault(key, []).append(node.value)
-            elif _grows_list(node):
-                key = (id(self.scope(node)), node.func.value.id)
-                added = node.args[0]
-                self.lists.setdefault(key, []).append(
-                    ast.List(elts=[added]) if node.func.attr == "append" else added
-                )
+        self.names = LangChainNames(tree)
         self.chosen: dict[int, tuple[int, ToolSpec]] = {}
-
-    def scope(self, node: ast.AST) -> ast.AST:
-        current = self.parent.get(node)
-        while current is not None and not isinstance(current, _SCOPES):
-            current = self.parent.get(current)
-        return current if current is not None else node
-
-    def lookup(self, name: str, at: ast.AST) -> ast.AST | None:
-        scope = self.scope(at)
-        while True:
-            found = self.defs.get((id(scope), name)) or self.lists.get((id(scope), name))
-            if found is not None:
-                return found
-            if scope not in self.parent:
-                return None
-            scope = self.scope(scope)
-
-    def method(self, expr: ast.Attribute) -> ast.AST | None:
-        if not (isinstance(expr.value, ast.Name) and expr.value.id in ("self", "cls")):
-            return None
-        scope = self.scope(expr)
-        while scope in self.parent and not isinstance(scope, ast.ClassDef):
-            scope = self.scope(scope)
-        return self.defs.get((id(scope), expr.attr)) if isinstance(scope, ast.ClassDef) else None
-
-    def elements(self, expr: ast.AST, depth: int = 0) -> list[tuple[ast.AST, bool]]:
-        """Resolve a tools expression to (function node, is_bound_method) pairs."""
-        if depth > 8:
-            return []
-        if isinstance(expr, (ast.List, ast.Tuple, ast.Set)):
-            return [e for item in expr.elts for e in self.elements(item, depth + 1)]
-        if isinstance(expr, ast.Starred):
-            return self.elements(expr.value, depth + 1)
-        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
-            return self.elements(expr.left, depth + 1) + self.elements(expr.right, depth + 1)
-        if isinstance(expr, ast.Attribute) and (method := self.method(expr)) is not None:
-            return [(method, True)]
-        if isinstance(expr, ast.Name):
-            found = self.lookup(expr.id, expr)
-            if isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                return [(found, False)]
-            if isinstance(found, list):
-                return [e for value in found for e in self.elements(value, depth + 1)]
-        return []
 
     def add(self, node: ast.AST, how: str, spec: ToolSpec) -> None:
         rank = _PRIORITY[how]

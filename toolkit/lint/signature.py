@@ -1,6 +1,6 @@
 """A function's signature and docstring read from its AST, as the schema sees them. Pure.
 
-Each parameter becomes a :class:`~toolkit._lint_spec.Param`: its annotation text, whether it
+Each parameter becomes a :class:`~toolkit.lint.catalogue.Param`: its annotation text, whether it
 has a (mutable) default, a description given by ``Annotated[..., "text"]`` or
 ``Field(description=...)``, and whether LangChain hides it from the model (``callbacks``,
 ``run_manager``, injected arguments, ``RunnableConfig``, the ``self`` of a bound method).
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from toolkit._lint_spec import Param
+from toolkit.lint.catalogue import Param
 
 __all__ = ["docstring_of", "dotted", "literal", "params_of"]
 
