@@ -76,7 +76,8 @@ def tool_schema(obj: object, *, strict: bool = False) -> dict[str, Any]:
 
     Raises:
         ToolDefinitionError: The object is not tool-like, or LangChain cannot convert it
-            (for example a docstring argument missing from the signature).
+            (for example a docstring argument missing from the signature); the problems then
+            name the ``toolkit lint`` command that reports the cause, and its rule codes.
     """
     flag = True if strict else None
     if isinstance(obj, Mapping) and obj.get("type") == "function" and "function" in obj:
@@ -105,10 +106,16 @@ def tool_schema(obj: object, *, strict: bool = False) -> dict[str, Any]:
     try:
         return convert_to_openai_tool(obj, strict=flag)
     except Exception as exc:  # LangChain raises ValueError, TypeError, pydantic errors...
-        raise ToolDefinitionError(
-            _name_of(obj),
-            [f"{type(exc).__name__}: {exc}", "run `toolkit lint` on its file to see why"],
-        ) from None
+        failure = f"{type(exc).__name__}: {exc}"
+    from toolkit.lint.explain import explain_tool  # only on failure: it reads the source
+
+    explanation = explain_tool(obj)
+    hint = (
+        explanation.summary
+        if explanation is not None
+        else "no `toolkit lint` rule reports this failure: the exception above is the cause"
+    )
+    raise ToolDefinitionError(_name_of(obj), [failure, hint])
 
 
 def _type_text(schema: Mapping[str, Any]) -> str:

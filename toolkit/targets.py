@@ -23,15 +23,20 @@ import inspect
 import os
 import re
 import sys
+import traceback
+from dataclasses import dataclass
 from pathlib import Path
 
 from langchain_core.tools import BaseTool
 
 from toolkit.errors import TargetError
 
-__all__ = ["display_path", "load_targets", "source_files", "split_target"]
+__all__ = ["SourceFiles", "display_path", "load_targets", "source_files", "split_target"]
 
 _DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+#: Packages that build tools: an exception raised inside them while importing a target is a
+#: tool that cannot be built.
+_TOOL_BUILDERS = ("langchain_core", "langchain", "pydantic")
 _SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "site-packages", "build", "dist"})
 
 
@@ -71,6 +76,21 @@ def display_path(path: Path) -> str:
 
 
 # --- Files to read, never importing ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SourceFiles:
+    """The files a TARGET names.
+
+    Args:
+        files: The ``.py`` files, in order.
+        directory: Whether they were found by walking a directory (else one file was named).
+        package: Whether that directory is a package (it has ``__init__.py``).
+    """
+
+    files: list[Path]
+    directory: bool
+    package: bool
 
 
 def _walk(directory: Path) -> list[Path]:
@@ -113,7 +133,7 @@ def _module_location(name: str) -> Path:
     raise TargetError(f"module {name!r} has no Python source file to lint ({spec.origin})")
 
 
-def source_files(target: str) -> tuple[list[Path], bool]:
+def source_files(target: str) -> SourceFiles:
     """Turn a TARGET into the files to read, without importing anything.
 
     Args:
@@ -121,7 +141,7 @@ def source_files(target: str) -> tuple[list[Path], bool]:
             virtualenv directories) or a module name (``tools``, ``pkg.mod``).
 
     Returns:
-        The files, and whether they form one package (a directory with ``__init__.py``).
+        The files, and whether they come from a directory, and from a package.
 
     Raises:
         TargetError: Nothing of that name exists.
@@ -130,13 +150,33 @@ def source_files(target: str) -> tuple[list[Path], bool]:
     if not path.exists() and not _names_a_path(target) and _DOTTED.fullmatch(target):
         path = _module_location(target)
     if path.is_dir():
-        return _walk(path), (path / "__init__.py").is_file()
+        return SourceFiles(_walk(path), directory=True, package=(path / "__init__.py").is_file())
     if path.is_file():
-        return [path], False
+        return SourceFiles([path], directory=False, package=False)
     raise TargetError(f"{target}: no such file or directory")
 
 
 # --- Objects to use, importing ---------------------------------------------------------------
+
+
+def _langchain_caller(exc: BaseException) -> str | None:
+    """The file whose top-level code called into LangChain when it raised, if it did.
+
+    That is a tool built at import time (``@tool(parse_docstring=True)`` on a bad docstring).
+    """
+    libraries = tuple(_package_dir(name) for name in _TOOL_BUILDERS)
+    frames = traceback.extract_tb(exc.__traceback__)
+    for index, frame in enumerate(frames):
+        if frame.filename.startswith(tuple(d for d in libraries if d)):
+            callers = [f.filename for f in frames[:index] if f.filename.endswith(".py")]
+            return callers[-1] if callers else None
+    return None
+
+
+def _package_dir(name: str) -> str | None:
+    spec = importlib.util.find_spec(name)
+    locations = list(spec.submodule_search_locations or []) if spec else []
+    return os.path.join(locations[0], "") if locations else None
 
 
 def _import_error(what: str, exc: BaseException) -> TargetError:
@@ -144,9 +184,15 @@ def _import_error(what: str, exc: BaseException) -> TargetError:
         where = f"{exc.filename or what}:{exc.lineno or 0}"
         return TargetError(f"{where}: syntax error: {exc.msg}")
     detail = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-    return TargetError(
-        f"importing {what} failed: {type(exc).__name__}" + (f": {detail}" if detail else "")
-    )
+    message = f"importing {what} failed: {type(exc).__name__}" + (f": {detail}" if detail else "")
+    caller = _langchain_caller(exc)
+    if caller is not None:
+        from toolkit.lint.explain import explain_file  # only on failure: it reads the source
+
+        explanation = explain_file(caller)
+        if explanation is not None:
+            message += f" ({explanation.summary})"
+    return TargetError(message)
 
 
 def _import_file(path: Path) -> object:

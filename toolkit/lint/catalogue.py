@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-__all__ = ["RULES", "Finding", "Param", "Rule", "ToolSpec", "finding"]
+__all__ = ["RULES", "Finding", "NotLinted", "Param", "Rule", "ToolSpec", "finding"]
 
 
 @dataclass(frozen=True)
@@ -106,6 +106,25 @@ class Finding:
 
     def to_dict(self) -> dict[str, object]:
         """Return the finding as a JSON-ready dict."""
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class NotLinted:
+    """A public module-level function that was not linted: nothing in its file makes it a tool.
+
+    Args:
+        path: The file.
+        line: The ``def`` line.
+        function: The function's name.
+    """
+
+    path: str
+    line: int
+    function: str
+
+    def to_dict(self) -> dict[str, object]:
+        """Return it as a JSON-ready dict."""
         return asdict(self)
 
 

@@ -25,15 +25,16 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import dataclass
 
 from toolkit.lint.catalogue import ToolSpec
 from toolkit.lint.signature import docstring_of as _docstring
 from toolkit.lint.signature import dotted as _dotted
 from toolkit.lint.signature import literal as _literal
 from toolkit.lint.signature import params_of as _params
-from toolkit.lint.source import LangChainNames, Scopes
+from toolkit.lint.source import Scopes, ToolNames
 
-__all__ = ["collect_specs", "spec_for_function"]
+__all__ = ["Discovery", "collect_specs", "spec_for_function"]
 
 _BIND_CALLS = {"bind_tools": 0, "convert_to_openai_tool": 0, "convert_to_openai_function": 0}
 _AGENT_CALLS = {"create_agent": 1, "create_react_agent": 1, "ToolNode": 0}
@@ -70,7 +71,7 @@ class _Collector(Scopes):
     def __init__(self, tree: ast.Module, path: str) -> None:
         super().__init__(tree)
         self.path = path
-        self.names = LangChainNames(tree)
+        self.names = ToolNames(tree)
         self.chosen: dict[int, tuple[int, ToolSpec]] = {}
 
     def add(self, node: ast.AST, how: str, spec: ToolSpec) -> None:
@@ -104,6 +105,8 @@ class _Collector(Scopes):
                 func,
                 skip_first=in_class and bound and not static,
                 hide_config=not opts.get("config_visible", False),
+                injected_names=opts.get("injected_names", frozenset()),
+                context_types=opts.get("context_types", frozenset()),
             ),
             returns_annotated=func.returns is not None,
         )
@@ -127,6 +130,11 @@ _TOOL_DEFAULTS = {"parse_docstring": False, "error_on_invalid_docstring": True}
 _FROM_FUNCTION_DEFAULTS = {"parse_docstring": False, "error_on_invalid_docstring": False}
 _BOUND = {"parse_docstring": True, "error_on_invalid_docstring": False, "config_visible": True}
 _AGENT = {"parse_docstring": False, "error_on_invalid_docstring": True}
+#: Parameters a framework fills in itself, by the top-level module its ``@tool`` comes from.
+_FRAMEWORK_PARAMS = {"strands": frozenset({"agent", "tool_context"})}
+#: Annotation types frameworks fill in themselves: pydantic-ai's ``RunContext``, MCP's
+#: ``Context``, strands' and Google ADK's ``ToolContext``.
+_CONTEXT_TYPES = frozenset({"RunContext", "Context", "ToolContext"})
 
 
 def _decorators(c: _Collector, func: ast.AST) -> None:
@@ -139,9 +147,34 @@ def _decorators(c: _Collector, func: ast.AST) -> None:
             opts = _options(dec, positional_name=0, defaults=_TOOL_DEFAULTS)
             origin = "@tool(parse_docstring=True)" if opts["parse_docstring"] else "@tool(...)"
             spec = c.function_spec(func, origin=origin, anchor=dec.lineno, opts=opts, bound=False)
+        elif (foreign := c.names.foreign_tool(dec)) is not None:
+            spec = _foreign_spec(c, func, dec, *foreign)
         else:
             continue
         c.add(func, "decorator", spec)
+
+
+def _foreign_spec(
+    c: _Collector, func: ast.AST, dec: ast.AST, written: str, module: str | None
+) -> ToolSpec:
+    """Another framework's ``@tool``: read as ``convert_to_openai_tool`` reads the function.
+
+    The framework's own name for the tool is not LangChain's, so the function name is used;
+    a ``description=`` it is given counts as the description, and the parameters the
+    framework fills in itself (``self``, a context, strands' ``agent``) are hidden.
+    """
+    opts = dict(_BOUND)
+    root = (module or "").split(".")[0]
+    opts["injected_names"] = _FRAMEWORK_PARAMS.get(root, frozenset())
+    opts["context_types"] = _CONTEXT_TYPES
+    if isinstance(dec, ast.Call):
+        for kw in dec.keywords:
+            if kw.arg == "description":
+                value = _literal(kw.value)
+                opts["description_given"] = True
+                opts["description"] = value if isinstance(value, str) else None
+    origin = f"@{written}" + (f" from {module}" if module else "")
+    return c.function_spec(func, origin=origin, anchor=dec.lineno, opts=opts, bound=True)
 
 
 def _call(c: _Collector, call: ast.Call) -> None:
@@ -232,16 +265,44 @@ def _base_tool_class(c: _Collector, cls: ast.ClassDef) -> None:
     c.add(cls, "decorator", c.simple_spec(cls, "BaseTool subclass", opts, cls.name))
 
 
-def collect_specs(tree: ast.Module, path: str, *, all_functions: bool = False) -> list[ToolSpec]:
+@dataclass(frozen=True)
+class Discovery:
+    """The tools found in one module, and its public functions that are not among them.
+
+    Args:
+        specs: One spec per tool, in source order.
+        not_linted: ``(function name, line)`` of each public module-level function that nothing
+            makes a tool (``--all-functions`` would lint them).
+    """
+
+    specs: list[ToolSpec]
+    not_linted: list[tuple[str, int]]
+
+
+def _public_functions(tree: ast.Module) -> list[ast.AST]:
+    return [
+        node
+        for node in tree.body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and not node.name.startswith("_")
+        and not any(_dotted(d).endswith("overload") for d in node.decorator_list)
+    ]
+
+
+def collect_specs(
+    tree: ast.Module, path: str, *, all_functions: bool = False, named: bool = False
+) -> Discovery:
     """Collect every tool a module defines or binds, without importing it.
 
     Args:
         tree: The parsed module.
         path: The file name to put in findings.
         all_functions: Also treat every public module-level function as a tool.
+        named: The file was named on its own (not found in a directory): when it declares no
+            tool at all, its public module-level functions are its tools.
 
     Returns:
-        One spec per tool, in source order.
+        The tools, and the public functions left out.
     """
     c = _Collector(tree, path)
     for node in ast.walk(tree):
@@ -253,17 +314,17 @@ def collect_specs(tree: ast.Module, path: str, *, all_functions: bool = False) -
             _tool_lists(c, node)
         elif isinstance(node, ast.ClassDef):
             _base_tool_class(c, node)
-    if all_functions:
-        for node in tree.body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not (
-                node.name.startswith("_")
-                or any(_dotted(d).endswith("overload") for d in node.decorator_list)
-            ):
-                spec = c.function_spec(
-                    node, origin="a public function", anchor=node.lineno, opts=_BOUND, bound=False
-                )
-                c.add(node, "all", spec)
-    return sorted((spec for _, spec in c.chosen.values()), key=lambda s: (s.line, s.name_line))
+    public = _public_functions(tree)
+    if all_functions or (named and not c.chosen):
+        origin = "a public function" if all_functions else "a function of a file of functions"
+        for node in public:
+            spec = c.function_spec(
+                node, origin=origin, anchor=node.lineno, opts=_BOUND, bound=False
+            )
+            c.add(node, "all", spec)
+    specs = sorted((spec for _, spec in c.chosen.values()), key=lambda s: (s.line, s.name_line))
+    left_out = [(node.name, node.lineno) for node in public if id(node) not in c.chosen]
+    return Discovery(specs=specs, not_linted=left_out)
 
 
 def spec_for_function(

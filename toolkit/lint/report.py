@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from toolkit.errors import TargetError
-from toolkit.lint.catalogue import RULES, Finding, ToolSpec
+from toolkit.lint.catalogue import RULES, Finding, NotLinted, ToolSpec
 from toolkit.lint.checks import check_all, check_duplicates
 from toolkit.lint.discovery import collect_specs
 from toolkit.targets import display_path, source_files
@@ -29,10 +29,13 @@ class LintReport:
     Args:
         findings: Every finding, sorted by file and line.
         files: How many files were read.
+        not_linted: The public module-level functions that were not linted because nothing
+            makes them tools (``all_functions=True`` lints them too).
     """
 
     findings: list[Finding] = field(default_factory=list)
     files: int = 0
+    not_linted: list[NotLinted] = field(default_factory=list)
 
     @property
     def errors(self) -> int:
@@ -45,12 +48,14 @@ class LintReport:
         return sum(f.severity == "warning" for f in self.findings)
 
     def to_dict(self) -> dict[str, object]:
-        """Return the report as a JSON-ready dict: files, errors, warnings and findings."""
+        """Return the report as a JSON-ready dict: files, errors, warnings, findings, and the
+        functions not linted."""
         return {
             "files": self.files,
             "errors": self.errors,
             "warnings": self.warnings,
             "findings": [f.to_dict() for f in self.findings],
+            "not_linted": [n.to_dict() for n in self.not_linted],
         }
 
 
@@ -64,6 +69,9 @@ def _parse(source: str, path: str) -> ast.Module:
 def lint_source(source: str, path: str = "<string>", *, all_functions: bool = False) -> list:
     """Lint Python source text.
 
+    The source is read as a file named on the command line: when it declares no tool at all,
+    its public module-level functions are linted as tools.
+
     Args:
         source: The module's source.
         path: The file name to put in findings.
@@ -76,7 +84,7 @@ def lint_source(source: str, path: str = "<string>", *, all_functions: bool = Fa
         TargetError: The source does not parse (the message gives ``path:line``).
     """
     tree = _parse(source, path)
-    return check_all(collect_specs(tree, path, all_functions=all_functions))
+    return check_all(collect_specs(tree, path, all_functions=all_functions, named=True).specs)
 
 
 def lint_paths(targets: Iterable[str], *, all_functions: bool = False) -> LintReport:
@@ -89,17 +97,19 @@ def lint_paths(targets: Iterable[str], *, all_functions: bool = False) -> LintRe
     Returns:
         The report. A file named directly that does not parse raises; one found in a
         directory becomes a TK100 finding so the rest is still linted. Tool names must be
-        unique within a file, and across all the files of a package.
+        unique within a file, and across all the files of a package. A file named directly
+        that declares no tool at all has its public module-level functions linted as tools.
 
     Raises:
         TargetError: A target does not exist or a named file does not parse.
     """
     findings: list[Finding] = []
+    not_linted: list[NotLinted] = []
     seen: set[Path] = set()
     for target in targets:
-        files, package = source_files(target)
+        sources = source_files(target)
         group: list[ToolSpec] = []
-        for path in files:
+        for path in sources.files:
             if path.resolve() in seen:
                 continue
             seen.add(path.resolve())
@@ -108,21 +118,24 @@ def lint_paths(targets: Iterable[str], *, all_functions: bool = False) -> LintRe
                 with tokenize.open(path) as handle:
                     tree = _parse(handle.read(), shown)
             except (TargetError, SyntaxError, UnicodeDecodeError) as exc:
-                if not Path(target).is_dir() and not package:
+                if not sources.directory:
                     raise TargetError(str(exc)) from None
-                message = f"Cannot be parsed, so it was not linted: {exc}"
-                rule = RULES["TK100"]
-                findings.append(
-                    Finding(
-                        rule.code, rule.severity, shown, 1, "", message, "Fix the syntax error."
-                    )
-                )
+                findings.append(_unparsable(shown, exc))
                 continue
-            specs = collect_specs(tree, shown, all_functions=all_functions)
-            findings += check_all(specs)
-            group += specs
-        if package:
+            found = collect_specs(
+                tree, shown, all_functions=all_functions, named=not sources.directory
+            )
+            findings += check_all(found.specs)
+            not_linted += [NotLinted(shown, line, name) for name, line in found.not_linted]
+            group += found.specs
+        if sources.package:
             flagged = {(f.path, f.line) for f in findings if f.code == "TK114"}
             findings += [f for f in check_duplicates(group) if (f.path, f.line) not in flagged]
     ordered = sorted(findings, key=lambda f: (f.path, f.line, f.code))
-    return LintReport(findings=ordered, files=len(seen))
+    return LintReport(findings=ordered, files=len(seen), not_linted=not_linted)
+
+
+def _unparsable(shown: str, exc: Exception) -> Finding:
+    rule = RULES["TK100"]
+    message = f"Cannot be parsed, so it was not linted: {exc}"
+    return Finding(rule.code, rule.severity, shown, 1, "", message, "Fix the syntax error.")

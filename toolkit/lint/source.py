@@ -1,7 +1,9 @@
 """Reading a module's source for tools: which names mean LangChain, and where names are bound.
 
-:class:`LangChainNames` follows the imports (``from langchain_core.tools import tool as t``,
-``import langchain_core.tools``) so a decorator or call is recognised under any alias.
+:class:`ToolNames` follows the imports (``from langchain_core.tools import tool as t``,
+``import langchain_core.tools``) so LangChain's decorator or call is recognised under any alias,
+and tells it apart from another framework's ``@tool`` (``from smolagents import tool``,
+``@agent.tool``, ``@mcp.tool()``).
 :class:`Scopes` knows, for every scope of the module, which functions and classes it defines and
 which values are assigned (or appended) to each name, so an expression such as ``[a, b]``,
 ``tools + [self.c]`` or a list variable resolves to the function definitions it holds.
@@ -13,14 +15,17 @@ import ast
 
 from toolkit.lint.signature import dotted as _dotted
 
-__all__ = ["LangChainNames", "Scopes"]
+__all__ = ["Scopes", "ToolNames"]
 
 _SCOPES = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_LANGCHAIN_NAMES = ("tool", "StructuredTool", "Tool", "BaseTool")
+#: Decorator names other frameworks use for tools (``tool_plain`` is pydantic-ai's).
+_TOOL_DECORATORS = frozenset({"tool", "tool_plain"})
 
 
-class LangChainNames:
+class ToolNames:
     """Which local names of a module mean LangChain's ``tool``, ``StructuredTool``, ``Tool``,
-    ``BaseTool``.
+    ``BaseTool``, and which decorators are another framework's ``@tool``.
 
     Args:
         tree: The parsed module.
@@ -28,24 +33,32 @@ class LangChainNames:
 
     def __init__(self, tree: ast.Module) -> None:
         self.langchain_modules: set[str] = set()
-        bound: dict[str, set[str]] = {"tool": set(), "StructuredTool": set(), "Tool": set()}
-        bound["BaseTool"] = set()
-        foreign: set[str] = set()
+        bound: dict[str, set[str]] = {name: set() for name in _LANGCHAIN_NAMES}
+        foreign: dict[str, str] = {}
+        #: Local names of another framework's ``tool`` decorator -> the module it comes from.
+        self.foreign_tools: dict[str, str] = {}
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.name.startswith("langchain"):
                         self.langchain_modules.add(alias.asname or alias.name.split(".")[0])
             elif isinstance(node, ast.ImportFrom):
-                from_langchain = (node.module or "").startswith("langchain")
+                module = node.module or ""
                 for alias in node.names:
                     local = alias.asname or alias.name
-                    if alias.name in bound and from_langchain:
+                    if alias.name in bound and module.startswith("langchain"):
                         bound[alias.name].add(local)
-                    elif from_langchain:
+                    elif module.startswith("langchain"):
                         self.langchain_modules.add(local)
                     else:
-                        foreign.add(local)
+                        foreign[local] = module or "."
+                        if alias.name in _TOOL_DECORATORS:
+                            self.foreign_tools[local] = module or "."
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                foreign.setdefault(node.name, "this module")
+                if node.name in _TOOL_DECORATORS:
+                    self.foreign_tools.setdefault(node.name, "this module")
         for name, locals_ in bound.items():
             if name not in foreign:
                 locals_.add(name)
@@ -67,6 +80,25 @@ class LangChainNames:
         if isinstance(node, ast.Attribute) and node.attr == what:
             return _dotted(node).split(".")[0] in self.langchain_modules
         return False
+
+    def foreign_tool(self, decorator: ast.AST) -> tuple[str, str | None] | None:
+        """Tell whether a decorator is another framework's ``@tool``.
+
+        Args:
+            decorator: A decorator expression, called (``@mcp.tool()``) or not (``@tool``).
+
+        Returns:
+            The decorator as written (``agent.tool``) and the module it was imported from when
+            known (``smolagents``), or None for LangChain's ``tool`` and any other decorator.
+        """
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if self.means(target, "tool"):
+            return None
+        if isinstance(target, ast.Name) and target.id in self.foreign_tools:
+            return target.id, self.foreign_tools[target.id]
+        if isinstance(target, ast.Attribute) and target.attr in _TOOL_DECORATORS:
+            return _dotted(target) or target.attr, None
+        return None
 
 
 def _grows_list(node: ast.AST) -> bool:
