@@ -22,13 +22,34 @@ The package, from data to entry points:
   the checks, pure functions from a tool to its findings;
 * :mod:`~toolkit.lint.report` (:func:`lint_source`, :func:`lint_paths`) and
   :mod:`~toolkit.lint.live` (:func:`lint_tools`): the entry points; a CLI TARGET is turned into
-  files by :func:`toolkit.targets.source_files`.
+  files by :func:`toolkit.targets.source_files`;
+* :mod:`~toolkit.lint.explain`: for a tool LangChain cannot convert, the exact ``toolkit lint``
+  command that reports why (``toolkit schema`` names it in its error).
+
+By default the tools are the functions a ``@tool`` decorator (LangChain's or another
+framework's), a LangChain call (``bind_tools``, ``convert_to_openai_tool``, ``create_agent``,
+``ToolNode``...) or a tools list makes tools, and, in a file named on its own that declares
+none, every public function; :mod:`~toolkit.lint.discovery` says exactly which and how each is
+read. The public functions left out are counted in :attr:`LintReport.not_linted`.
 """
 
 from __future__ import annotations
 
-from toolkit.lint.catalogue import RULES, Finding, Rule
+from toolkit.lint.catalogue import RULES, Finding, NotLinted, Rule
+from toolkit.lint.explain import Explanation, explain_file, explain_tool
 from toolkit.lint.live import lint_tools
 from toolkit.lint.report import LintReport, lint_paths, lint_source
 
-__all__ = ["RULES", "Finding", "LintReport", "Rule", "lint_paths", "lint_source", "lint_tools"]
+__all__ = [
+    "RULES",
+    "Explanation",
+    "Finding",
+    "LintReport",
+    "NotLinted",
+    "Rule",
+    "explain_file",
+    "explain_tool",
+    "lint_paths",
+    "lint_source",
+    "lint_tools",
+]

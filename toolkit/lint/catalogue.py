@@ -26,7 +26,8 @@ TK111  ``name(type):`` without a space: read as the name ``name(type)``, raises
 TK112  a blank line inside ``Args:``: LangChain stops reading there (warning when only
        description text is lost)
 TK113  a tool name outside ``^[a-zA-Z0-9_-]{1,64}$`` (also ``@tool("my tool")``, ``name=``)
-TK114  two tools with the same name in one file (or one package)
+TK114  two tools with the same name in one file (or one package); method tools are compared
+       with the other methods of their class only
 TK115  warning: a one-word, empty or name-repeating description (tool or argument)
 TK116  warning: a list/dict/set default value
 TK117  warning: a section before ``Args:`` (``Raises:``, ``Note:``...) folded into the description
@@ -176,6 +177,7 @@ class ToolSpec:
         params: The function's parameters.
         returns_annotated: Whether the return type is annotated.
         params_known: False for classes and ``Tool`` objects (name and description only).
+        owner: The class a method tool is defined in, None elsewhere.
     """
 
     name: str | None
@@ -195,6 +197,7 @@ class ToolSpec:
     params: tuple[Param, ...] = ()
     returns_annotated: bool = False
     params_known: bool = True
+    owner: str | None = None
 
 
 def finding(

@@ -154,21 +154,25 @@ def check_spec(spec: ToolSpec) -> list[Finding]:
 def check_duplicates(specs: list[ToolSpec]) -> list[Finding]:
     """Report tools that share a name with an earlier one.
 
+    Method tools are compared with the other methods of their class only: tools of different
+    classes (or a class and its module) are alternatives, not one set bound together.
+
     Args:
         specs: Tools bound together (one file, or one package).
 
     Returns:
         One TK114 finding for each tool after the first with a given name.
     """
-    first: dict[str, ToolSpec] = {}
+    first: dict[tuple[str | None, str], ToolSpec] = {}
     found = []
     for spec in specs:
         if spec.name is None:
             continue
-        if spec.name not in first:
-            first[spec.name] = spec
+        key = (spec.owner, spec.name)
+        if key not in first:
+            first[key] = spec
             continue
-        other = first[spec.name]
+        other = first[key]
         found.append(
             _finding(
                 spec,

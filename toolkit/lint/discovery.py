@@ -1,20 +1,36 @@
 """Find the tools in a Python source file without importing it, as ``ToolSpec`` objects.
 
-Which functions are tools:
+Which functions are tools, by default:
 
 * decorated with LangChain's ``@tool`` / ``@tool(...)`` (under any alias, or written
   ``@langchain_core.tools.tool``), or wrapped by ``tool(f)``, ``tool(...)(f)`` or
   ``StructuredTool.from_function(f, ...)``: linted with that call's ``parse_docstring`` and
-  ``error_on_invalid_docstring`` settings;
+  ``error_on_invalid_docstring`` settings (functions and methods alike);
+* decorated with another framework's ``@tool``: a decorator named ``tool`` (or pydantic-ai's
+  ``tool_plain``) that is not LangChain's, with or without arguments, on a function or a
+  method (``from smolagents import tool``, crewai's ``@tool("Name")``, ``@agent.tool``,
+  ``@mcp.tool()``). Linted as what LangChain makes of that function when it is handed to
+  ``convert_to_openai_tool`` (as ``bind_tools`` does): the docstring is parsed and never
+  raises on its layout, the name is the function's (the framework's own name is not
+  LangChain's, so TK113 does not apply to it), a ``description=`` it is given counts as the
+  description, and TK108 does not apply (``parse_docstring`` is LangChain's ``@tool`` option).
+  What the framework fills in itself is not shown to the model: ``self``, a parameter
+  annotated ``RunContext``, ``Context`` or ``ToolContext``, and strands' ``agent`` and
+  ``tool_context``;
 * plain functions (or ``self.method``) passed to ``bind_tools``, ``convert_to_openai_tool`` or
   ``convert_to_openai_function`` (directly or through a list variable), or listed in a
   list/tuple assigned to a name containing ``tool`` (``ALL_TOOLS``, ``tools``): linted as
   ``convert_to_openai_tool`` reads them (docstring parsed, never raising on its layout);
 * plain functions passed to ``create_agent``, ``create_react_agent`` or ``ToolNode``: those wrap
   them with ``tool()``, which does not parse the docstring;
-* ``BaseTool`` subclasses and ``Tool(...)`` objects: name and description only;
-* with ``all_functions=True`` (``toolkit lint --all-functions``): every public module-level
-  function too, read as ``convert_to_openai_tool`` would.
+* ``BaseTool`` subclasses and ``Tool(...)`` objects: name and description only (a class
+  default ``name = ""`` is a name set per instance, so it is not checked);
+* in a file named on its own (on the command line, or :func:`toolkit.lint.lint_source`) that
+  declares no tool in any of these ways: every public module-level function, read as
+  ``convert_to_openai_tool`` would (a file of plain functions is a file of tools).
+
+The other public module-level functions are counted as not linted (the report says how many);
+``all_functions=True`` (``toolkit lint --all-functions``) lints them too.
 
 Parameters LangChain never shows the model are skipped: ``self``/``cls`` of bound methods,
 ``callbacks``, ``run_manager``, ``InjectedToolArg``/``InjectedState``/``ToolRuntime``
@@ -82,7 +98,8 @@ class _Collector(Scopes):
     def function_spec(
         self, func: ast.AST, *, origin: str, anchor: int, opts: dict, bound: bool
     ) -> ToolSpec:
-        in_class = isinstance(self.scope(func), ast.ClassDef)
+        owner = self.scope(func)
+        in_class = isinstance(owner, ast.ClassDef)
         static = any(_dotted(d) == "staticmethod" for d in func.decorator_list)
         doc, doc_line = _docstring(func)
         name = opts.get("name") if opts.get("name") is not None else func.name
@@ -109,6 +126,7 @@ class _Collector(Scopes):
                 context_types=opts.get("context_types", frozenset()),
             ),
             returns_annotated=func.returns is not None,
+            owner=owner.name if in_class else None,
         )
 
     def simple_spec(self, node: ast.AST, origin: str, opts: dict, function: str) -> ToolSpec:
@@ -256,7 +274,7 @@ def _base_tool_class(c: _Collector, cls: ast.ClassDef) -> None:
         if not isinstance(target, ast.Name) or stmt.value is None:
             continue
         value = _literal(stmt.value)
-        if target.id == "name" and isinstance(value, str):
+        if target.id == "name" and isinstance(value, str) and value:  # "": set per instance
             opts.update(name=value, name_line=stmt.value.lineno)
         elif target.id == "description":
             opts.update(description_given=True)

@@ -31,11 +31,13 @@ class LintReport:
         files: How many files were read.
         not_linted: The public module-level functions that were not linted because nothing
             makes them tools (``all_functions=True`` lints them too).
+        tools: How many tools were linted.
     """
 
     findings: list[Finding] = field(default_factory=list)
     files: int = 0
     not_linted: list[NotLinted] = field(default_factory=list)
+    tools: int = 0
 
     @property
     def errors(self) -> int:
@@ -48,10 +50,11 @@ class LintReport:
         return sum(f.severity == "warning" for f in self.findings)
 
     def to_dict(self) -> dict[str, object]:
-        """Return the report as a JSON-ready dict: files, errors, warnings, findings, and the
-        functions not linted."""
+        """Return the report as a JSON-ready dict: files, tools, errors, warnings, findings, and
+        the functions not linted."""
         return {
             "files": self.files,
+            "tools": self.tools,
             "errors": self.errors,
             "warnings": self.warnings,
             "findings": [f.to_dict() for f in self.findings],
@@ -105,6 +108,7 @@ def lint_paths(targets: Iterable[str], *, all_functions: bool = False) -> LintRe
     """
     findings: list[Finding] = []
     not_linted: list[NotLinted] = []
+    tools = 0
     seen: set[Path] = set()
     for target in targets:
         sources = source_files(target)
@@ -126,13 +130,14 @@ def lint_paths(targets: Iterable[str], *, all_functions: bool = False) -> LintRe
                 tree, shown, all_functions=all_functions, named=not sources.directory
             )
             findings += check_all(found.specs)
+            tools += len(found.specs)
             not_linted += [NotLinted(shown, line, name) for name, line in found.not_linted]
             group += found.specs
         if sources.package:
             flagged = {(f.path, f.line) for f in findings if f.code == "TK114"}
             findings += [f for f in check_duplicates(group) if (f.path, f.line) not in flagged]
     ordered = sorted(findings, key=lambda f: (f.path, f.line, f.code))
-    return LintReport(findings=ordered, files=len(seen), not_linted=not_linted)
+    return LintReport(findings=ordered, files=len(seen), not_linted=not_linted, tools=tools)
 
 
 def _unparsable(shown: str, exc: Exception) -> Finding:
