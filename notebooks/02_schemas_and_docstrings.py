@@ -376,9 +376,10 @@ show(convert_to_openai_tool(weather_many_cities))
 #
 # We gather the source of the functions above into one file. `lint_source` is the linter as a
 # function; the findings are drawn with `toolkit.render.render_findings`. By default the linter
-# checks functions that are used as tools (decorated, or passed to `bind_tools` /
-# `convert_to_openai_tool`); `all_functions=True` (`--all-functions` on the command line) checks
-# every public function of the file, which is what we want for these loose examples.
+# checks the functions that are used as tools (decorated with any `@tool`, passed to `bind_tools`
+# / `convert_to_openai_tool`, or listed in a tools list) and, in a file that declares no tool at
+# all, every public function. This file mixes `@tool` functions with loose ones, so
+# `all_functions=True` (`--all-functions` on the command line) asks for every public function.
 
 # %%
 import inspect

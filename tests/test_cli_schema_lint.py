@@ -175,3 +175,92 @@ def test_schema_module_raising_on_import(tmp_path: Path) -> None:
 def test_schema_of_a_tool_file_broken_by_a_pitfall_points_to_lint() -> None:
     line = _clean_error(_run("schema", str(FIXTURES / "tk105_not_in_signature.py")))
     assert "Arg country in docstring not found in function signature" in line
+    command = "toolkit lint tests/fixtures/lint/tk105_not_in_signature.py"
+    assert f"(`{command}` shows why: TK105 at line 12)" in line
+
+
+# --- schema and lint agree, on the seed tutorial's own example (section 2.2) -----------------
+
+#: Its 2.2.4 example and its 2.2.3 "forgot the blank line" one, plain functions with no @tool.
+TUTORIAL = '''def get_weather(city):
+    """天气查询工具
+
+    Args:
+        city: 城市名称
+    """
+def get_weather2(city: str):
+    """查询城市天气
+    Args:
+        city:具体的城市
+    """
+'''
+
+
+@pytest.fixture
+def tutorial(tmp_path: Path) -> Path:
+    (tmp_path / "my_tools.py").write_text(TUTORIAL, encoding="utf-8")
+    return tmp_path
+
+
+def test_lint_reports_the_tutorials_plain_functions(tutorial: Path) -> None:
+    result = _run("lint", "my_tools.py", cwd=tutorial)
+    assert result.returncode == 1, result.stdout
+    assert "my_tools.py:5  TK106 error  get_weather" in result.stdout
+    assert "my_tools.py:9  TK102 error  get_weather2" in result.stdout
+    assert "fix: Annotate it, e.g. `city: str`." in result.stdout
+    assert "fix: Put an empty line (no spaces) before `Args:`." in result.stdout
+    report = json.loads(_run("lint", "my_tools.py", "--json", cwd=tutorial).stdout)
+    assert [(f["code"], f["line"]) for f in report["findings"]] == [("TK106", 5), ("TK102", 9)]
+    assert report["not_linted"] == []
+
+
+def test_schema_fails_and_names_the_lint_command_that_shows_why(tutorial: Path) -> None:
+    result = _run("schema", "my_tools.py", cwd=tutorial)
+    assert result.returncode == 2
+    assert "tool 'get_weather' cannot be used" in result.stderr
+    assert "`toolkit lint my_tools.py` shows why: TK106 at line 5" in result.stderr
+    assert "get_weather2" in result.stdout  # the tool that converts is still shown
+    named = _run(*result.stderr.split("`")[1].split()[1:], cwd=tutorial)
+    assert named.returncode == 1 and "my_tools.py:5  TK106" in named.stdout
+
+
+def test_schema_json_says_which_tool_failed_and_why(tutorial: Path) -> None:
+    result = _run("schema", "my_tools.py", "--json", cwd=tutorial)
+    assert result.returncode == 2
+    failed, converted = json.loads(result.stdout)
+    assert failed["type"] == "error" and failed["tool"] == "get_weather"
+    assert failed["target"] == "my_tools.py"
+    assert "Arg city in docstring not found in function signature" in failed["errors"][0]
+    assert failed["lint"]["command"] == "toolkit lint my_tools.py"
+    assert [(f["code"], f["line"]) for f in failed["lint"]["findings"]] == [("TK106", 5)]
+    assert converted["type"] == "function" and converted["function"]["name"] == "get_weather2"
+
+
+def test_schema_json_of_a_target_that_cannot_be_loaded() -> None:
+    result = _run("schema", "no_such_tools_module", "--json")
+    assert result.returncode == 2
+    (entry,) = json.loads(result.stdout)
+    assert entry["type"] == "error" and entry["tool"] is None and entry["lint"] is None
+    assert "no_such_tools_module: no such module" in entry["errors"][0]
+
+
+def test_lint_says_how_many_public_functions_it_left_out(tmp_path: Path) -> None:
+    (tmp_path / "mixed.py").write_text(
+        "from langchain_core.tools import tool\n\n\n"
+        '@tool(parse_docstring=True)\ndef ok(x: int) -> int:\n    """Return x.\n\n'
+        '    Args:\n        x: Any whole number.\n    """\n    return x\n\n\n'
+        "def helper(city):\n    return city\n\n\ndef other():\n    return 1\n"
+    )
+    result = _run("lint", "mixed.py", cwd=tmp_path)
+    assert result.returncode == 0
+    assert "No problems found in 1 file." in result.stdout
+    assert "2 public functions not linted as tools" in " ".join(result.stdout.split())
+    assert "--all-functions lints them too" in " ".join(result.stdout.split())
+    report = json.loads(_run("lint", "mixed.py", "--json", cwd=tmp_path).stdout)
+    assert [(n["function"], n["line"]) for n in report["not_linted"]] == [
+        ("helper", 14),
+        ("other", 18),
+    ]
+    every = _run("lint", "mixed.py", "--all-functions", "--json", cwd=tmp_path)
+    assert every.returncode == 1
+    assert json.loads(every.stdout)["not_linted"] == []

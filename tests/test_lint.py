@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 from langchain_core.tools import tool
 from langchain_core.utils.function_calling import _parse_google_docstring
 
-from toolkit._lint_docstring import clean_docstring, header_kind, parse_docstring
 from toolkit.errors import TargetError, ToolDefinitionError
 from toolkit.lint import RULES, lint_paths, lint_source, lint_tools
-from toolkit.schema import load_targets, tool_schema
+from toolkit.lint.docstrings import clean_docstring, header_kind, parse_docstring
+from toolkit.schema import tool_schema
+from toolkit.targets import load_targets
 
 FIXTURES = Path(__file__).parent / "fixtures" / "lint"
 
@@ -53,6 +54,9 @@ EXPECTED: dict[str, set[tuple[str, int, str]]] = {
     "tk115_vague.py": {("TK115", 8, "warning"), ("TK115", 11, "warning")},
     "tk116_mutable_default.py": {("TK116", 7, "warning")},
     "tk117_section_before_args.py": {("TK117", 10, "warning")},
+    # A file named alone that declares no tool: its public functions are the tools.
+    "plain_functions.py": {("TK106", 5, "error"), ("TK102", 9, "error")},
+    "foreign_tools.py": {("TK104", 10, "error"), ("TK104", 23, "error"), ("TK105", 28, "error")},
 }
 
 
@@ -102,7 +106,7 @@ def _outcome(name: str) -> tuple[str | None, list[dict]]:
 
 
 def _value_error(text: str) -> str:
-    match = re.search(r"ValueError: (.+?)(\n|$)", text)
+    match = re.search(r"ValueError: (.+?)( \(`toolkit lint |\n|$)", text)
     assert match, text
     return match.group(1)
 
@@ -290,6 +294,19 @@ def test_lint_tools_reports_duplicate_and_invalid_names_without_source() -> None
 def test_all_functions_option_lints_public_functions_only() -> None:
     source = textwrap.dedent(
         """
+        from langchain_core.tools import tool
+
+
+        @tool(parse_docstring=True)
+        def listed(x: int) -> int:
+            \"\"\"Return the number it is given.
+
+            Args:
+                x: Any whole number.
+            \"\"\"
+            return x
+
+
         def public(x: int) -> int:
             return x
 
@@ -303,18 +320,9 @@ def test_all_functions_option_lints_public_functions_only() -> None:
     assert [(f.code, f.tool) for f in found] == [("TK101", "public")]
 
 
-def test_foreign_tool_decorators_are_ignored() -> None:
-    source = textwrap.dedent(
-        """
-        from smolagents import tool
-
-
-        @tool
-        def get_weather(city: str) -> str:
-            return city
-        """
-    )
-    assert lint_source(source) == []
+def test_a_file_without_tools_has_its_public_functions_linted() -> None:
+    source = "def public(x: int) -> int:\n    return x\n\n\ndef _private(x):\n    return x\n"
+    assert [(f.code, f.tool) for f in lint_source(source, "m.py")] == [("TK101", "public")]
 
 
 def test_aliased_and_dotted_decorators_are_found() -> None:

@@ -12,7 +12,8 @@ from langchain_core.tools import BaseTool, tool
 from pydantic import BaseModel, Field
 
 from toolkit.errors import TargetError, ToolDefinitionError
-from toolkit.schema import ParameterRow, load_targets, parameters_table, tool_schema
+from toolkit.schema import ParameterRow, parameters_table, tool_schema
+from toolkit.targets import load_targets
 
 
 @tool(parse_docstring=True)

@@ -197,13 +197,17 @@ def render_schemas(schemas: Iterable[dict[str, Any]], console: Console) -> None:
 _SEVERITY_STYLES = {"error": "bold red", "warning": "bold yellow"}
 
 
-def render_findings(findings: Iterable[Finding], console: Console, *, files: int) -> None:
+def render_findings(
+    findings: Iterable[Finding], console: Console, *, files: int, not_linted: int = 0
+) -> None:
     """Print lint findings grouped by file, each with its fix, then a summary line.
 
     Args:
         findings: The findings, sorted by file and line.
         console: Where to print.
         files: How many files were checked (for the summary).
+        not_linted: How many public functions were not linted as tools (a note says how to
+            include them).
     """
     findings = list(findings)
     for finding in findings:
@@ -226,8 +230,15 @@ def render_findings(findings: Iterable[Finding], console: Console, *, files: int
     where = f"{files} file" + ("" if files == 1 else "s")
     if not findings:
         console.print(Text(f"No problems found in {where}.", style="bold green"))
-        return
-    counts = f"{errors} error{'' if errors == 1 else 's'}, {warnings} warning"
-    counts += "" if warnings == 1 else "s"
-    style = "bold red" if errors else "bold yellow"
-    console.print(Text(f"Found {counts} in {where}.", style=style))
+    else:
+        counts = f"{errors} error{'' if errors == 1 else 's'}, {warnings} warning"
+        counts += "" if warnings == 1 else "s"
+        style = "bold red" if errors else "bold yellow"
+        console.print(Text(f"Found {counts} in {where}.", style=style))
+    if not_linted:
+        noun = "function" if not_linted == 1 else "functions"
+        note = (
+            f"{not_linted} public {noun} not linted as tools (no @tool, tool call or tools list "
+            "names them); --all-functions lints them too."
+        )
+        console.print(Text(note, style="dim"))

@@ -1,25 +1,19 @@
-"""What the model is sent for a tool: the OpenAI tool schema, and where TARGETs are found.
+"""What the model is sent for a tool: the OpenAI tool schema.
 
 :func:`tool_schema` is the one entry point: any tool-like object (a ``@tool`` object, another
 ``BaseTool``, a plain function, a pydantic model, or an OpenAI tool dict) becomes the dict
 LangChain's ``convert_to_openai_tool`` produces for it, which is what ``bind_tools`` sends.
-:func:`parameters_table` flattens such a dict into rows for display, and
-:func:`load_targets` imports the tools a CLI TARGET names.
+:func:`parameters_table` flattens such a dict into rows for display. The tools a CLI TARGET
+names are imported by :func:`toolkit.targets.load_targets` (also importable from here).
 """
 
 from __future__ import annotations
 
 import copy
-import hashlib
-import importlib
-import importlib.util
 import inspect
 import json
-import re
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from langchain_core.tools import BaseTool
@@ -30,12 +24,12 @@ from langchain_core.utils.function_calling import (
 from pydantic import BaseModel
 from typing_extensions import is_typeddict
 
-from toolkit.errors import TargetError, ToolDefinitionError
+from toolkit.errors import ToolDefinitionError
+from toolkit.targets import load_targets
 
 __all__ = ["ParameterRow", "load_targets", "parameters_table", "tool_schema"]
 
 _ALTERNATIVES = ("anyOf", "oneOf")
-_DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 
 
 @dataclass(frozen=True)
@@ -82,7 +76,8 @@ def tool_schema(obj: object, *, strict: bool = False) -> dict[str, Any]:
 
     Raises:
         ToolDefinitionError: The object is not tool-like, or LangChain cannot convert it
-            (for example a docstring argument missing from the signature).
+            (for example a docstring argument missing from the signature); the problems then
+            name the ``toolkit lint`` command that reports the cause, and its rule codes.
     """
     flag = True if strict else None
     if isinstance(obj, Mapping) and obj.get("type") == "function" and "function" in obj:
@@ -111,10 +106,16 @@ def tool_schema(obj: object, *, strict: bool = False) -> dict[str, Any]:
     try:
         return convert_to_openai_tool(obj, strict=flag)
     except Exception as exc:  # LangChain raises ValueError, TypeError, pydantic errors...
-        raise ToolDefinitionError(
-            _name_of(obj),
-            [f"{type(exc).__name__}: {exc}", "run `toolkit lint` on its file to see why"],
-        ) from None
+        failure = f"{type(exc).__name__}: {exc}"
+    from toolkit.lint.explain import explain_tool  # only on failure: it reads the source
+
+    explanation = explain_tool(obj)
+    hint = (
+        explanation.summary
+        if explanation is not None
+        else "no `toolkit lint` rule reports this failure: the exception above is the cause"
+    )
+    raise ToolDefinitionError(_name_of(obj), [failure, hint])
 
 
 def _type_text(schema: Mapping[str, Any]) -> str:
@@ -161,113 +162,3 @@ def parameters_table(schema: Mapping[str, Any]) -> list[ParameterRow]:
             )
         )
     return rows
-
-
-def _import_error(what: str, exc: BaseException) -> TargetError:
-    if isinstance(exc, SyntaxError):
-        where = f"{exc.filename or what}:{exc.lineno or 0}"
-        return TargetError(f"{where}: syntax error: {exc.msg}")
-    detail = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-    return TargetError(
-        f"importing {what} failed: {type(exc).__name__}" + (f": {detail}" if detail else "")
-    )
-
-
-def _import_file(path: Path) -> object:
-    resolved = path.resolve()
-    digest = hashlib.sha1(str(resolved).encode()).hexdigest()[:10]
-    name = f"_toolkit_target_{resolved.stem}_{digest}"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, resolved)
-    if spec is None or spec.loader is None:
-        raise TargetError(f"{path}: not a Python file")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    sys.path.insert(0, str(resolved.parent))
-    try:
-        spec.loader.exec_module(module)
-    except (Exception, SystemExit) as exc:
-        del sys.modules[name]
-        raise _import_error(str(path), exc) from None
-    finally:
-        sys.path.remove(str(resolved.parent))
-    return module
-
-
-def _import_module(name: str) -> object:
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name and (name == exc.name or name.startswith(exc.name + ".")):
-            raise TargetError(
-                f"{name}: no such module, file or directory; pass a module name that can be "
-                "imported from here, a path to a .py file, or module:function"
-            ) from None
-        raise _import_error(name, exc) from None
-    except (Exception, SystemExit) as exc:
-        raise _import_error(name, exc) from None
-
-
-def _defined_here(obj: object, module: object) -> bool:
-    origin = obj.func or obj.coroutine if isinstance(obj, BaseTool) else obj
-    owner = getattr(inspect.unwrap(origin), "__module__", None) if origin is not None else None
-    if owner is None:
-        return isinstance(obj, BaseTool)
-    prefix = module.__name__
-    return owner == prefix or (hasattr(module, "__path__") and owner.startswith(prefix + "."))
-
-
-def _collect(module: object) -> list[object]:
-    listed = getattr(module, "ALL_TOOLS", None)
-    if isinstance(listed, (list, tuple)):
-        return list(listed)
-    members = [v for k, v in vars(module).items() if not k.startswith("_")]
-    tools = [v for v in members if isinstance(v, BaseTool) and _defined_here(v, module)]
-    if tools:
-        return tools
-    return [v for v in members if inspect.isfunction(v) and _defined_here(v, module)]
-
-
-def load_targets(target: str) -> list[object]:
-    """Import the tools a TARGET names.
-
-    Args:
-        target: A module name (``tools``), a file (``path/to/x.py``, imported under a unique
-            module name with its directory on ``sys.path``), or either followed by
-            ``:attribute`` (``tools:get_weather``, ``x.py:TOOLS``). A module or file gives its
-            ``ALL_TOOLS`` list if it has one, else the ``BaseTool`` objects defined in it, else
-            its public functions; an attribute gives that object (or the items of a list).
-
-    Returns:
-        The tool-like objects, in definition order.
-
-    Raises:
-        TargetError: Not found, a syntax error (with ``file:line``), or an exception while
-            importing (its type and message).
-    """
-    source, attribute = target, ""
-    head, _, tail = target.rpartition(":")
-    if head and _DOTTED.fullmatch(tail):
-        source, attribute = head, tail
-    path = Path(source)
-    if source.endswith(".py") or "/" in source or "\\" in source:
-        if path.is_dir():
-            raise TargetError(f"{source} is a directory: pass a .py file or a module name")
-        if not path.is_file():
-            raise TargetError(f"{source}: no such file")
-        module = _import_file(path)
-    else:
-        module = _import_module(source)
-    if not attribute:
-        found = _collect(module)
-        if not found:
-            raise TargetError(f"{target} defines no tools (no ALL_TOOLS, BaseTool or function)")
-        return found
-    obj: object = module
-    for part in attribute.split("."):
-        if not hasattr(obj, part):
-            names = ", ".join(sorted(k for k in vars(module) if not k.startswith("_")))
-            raise TargetError(f"{source} has no attribute {attribute!r}; it defines: {names}")
-        obj = getattr(obj, part)
-    return list(obj) if isinstance(obj, (list, tuple)) else [obj]

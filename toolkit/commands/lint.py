@@ -2,7 +2,11 @@
 
 TARGET is a ``.py`` file, a directory (searched recursively) or a module name (located, never
 imported). Files are read statically, so a file whose tools fail to import is still reported in
-full. The rules are listed in :mod:`toolkit.lint` and by ``toolkit lint --rules``.
+full. Which functions are tools is said in :mod:`toolkit.lint.discovery`: by default those a
+``@tool`` decorator (LangChain's or another framework's), a LangChain call or a tools list makes
+tools, and every public function of a file named alone that declares none. The public functions
+left out are counted in a note (``not_linted`` in ``--json``); ``--all-functions`` lints them.
+The rules are listed in :mod:`toolkit.lint.catalogue` and by ``toolkit lint --rules``.
 
 Exit status: 0 no errors (warnings allowed), 1 at least one error finding, 2 a TARGET that does
 not exist or a named file that does not parse.
@@ -13,12 +17,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 
 from rich.console import Console
 from rich.table import Table
 
 from toolkit.errors import ConfigError
-from toolkit.lint import RULES, LintReport, lint_paths
+from toolkit.lint import RULES, lint_paths
 from toolkit.render import render_findings
 
 __all__ = ["register"]
@@ -41,7 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--all-functions",
         action="store_true",
-        help="also lint every public module-level function as a tool",
+        help="also lint the public module-level functions nothing makes a tool (by default "
+        "they are only counted, except in a file named alone that declares no tool)",
     )
     parser.add_argument(
         "--select", metavar="CODES", help="only these codes or prefixes, comma-separated (TK1)"
@@ -83,9 +89,11 @@ def _handle(args: argparse.Namespace) -> int:
         for f in report.findings
         if (not select or f.code.startswith(select)) and not f.code.startswith(ignore or ("\0",))
     ]
-    report = LintReport(findings=kept, files=report.files)
+    report = replace(report, findings=kept)
     if args.json:
         sys.stdout.write(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n")
     else:
-        render_findings(report.findings, Console(), files=report.files)
+        render_findings(
+            report.findings, Console(), files=report.files, not_linted=len(report.not_linted)
+        )
     return 1 if report.errors else 0

@@ -23,7 +23,7 @@ from toolkit.errors import TargetError
 from toolkit.loop import ToolLoop, check_tool_choice
 from toolkit.models import load_chat_model
 from toolkit.render import render_loop_result, render_message
-from toolkit.schema import load_targets
+from toolkit.targets import load_targets
 from toolkit.transcript import LoopResult, LoopStatus
 
 __all__ = ["DEMO_QUESTION", "load_tools", "register"]
@@ -113,7 +113,7 @@ def _positive(kind: type) -> Any:
 def load_tools(spec: str) -> list[BaseTool]:
     """Load tools from ``module``, ``module:NAME`` or ``path/to/file.py`` (``:NAME`` allowed).
 
-    Targets are resolved as by ``toolkit schema`` (:func:`toolkit.schema.load_targets`): a
+    Targets are resolved as by ``toolkit schema`` (:func:`toolkit.targets.load_targets`): a
     module's ``ALL_TOOLS``, else the LangChain tools defined in it; ``:NAME`` picks one tool or
     list. Running needs LangChain tools (``@tool``), not plain functions.
 

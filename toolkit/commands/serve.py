@@ -123,7 +123,8 @@ def _prompt(args: argparse.Namespace) -> int:
     from toolkit.local.runtime.engine import Engine
     from toolkit.local.runtime.weights import resolve_model_path
     from toolkit.local.server.protocol import parse_chat_request
-    from toolkit.schema import load_targets, tool_schema
+    from toolkit.schema import tool_schema
+    from toolkit.targets import load_targets
 
     cwd = os.getcwd()
     if cwd not in sys.path and "" not in sys.path:

@@ -1,47 +1,35 @@
-"""The linter's rules, as pure functions over a :class:`~toolkit._lint_spec.ToolSpec`.
+"""What the model sees of each parameter: the ``Args:`` entries against the signature. Pure.
 
-:func:`check_spec` replays LangChain on one tool (how its docstring is parsed, which parameters
-it hides) and returns a :class:`~toolkit._lint_spec.Finding` for every way the schema the model
-sees is degraded; :func:`check_duplicates` compares tools bound together.
+:func:`check_entries` matches the documented names with the annotated parameters, as LangChain
+does (TK105, TK106, TK110, TK111); :func:`check_params` reports what each visible parameter ends
+up with in the schema (TK104, TK107, TK108, TK109, TK116); :func:`raises_invalid` replays
+LangChain's ``error_on_invalid_docstring`` check.
 """
 
 from __future__ import annotations
 
 import re
 
-from toolkit._lint_docstring import (
-    ParsedDoc,
-    clean_docstring,
-    documented_names,
-    header_kind,
-    parse_docstring,
-    vagueness,
-)
-from toolkit._lint_spec import RULES, Finding, Param, ToolSpec
-from toolkit._lint_structure import INVALID_DOCSTRING, preview, structure_issues
+from toolkit.lint.catalogue import Finding, Param, ToolSpec
+from toolkit.lint.catalogue import finding as _finding
+from toolkit.lint.docstrings import ParsedDoc, documented_names, header_kind
+from toolkit.lint.layout import INVALID_DOCSTRING
 
-__all__ = ["check_duplicates", "check_spec"]
+__all__ = ["check_entries", "check_params", "raises_invalid"]
 
-_NAME_PATTERN = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 _NOT_REQUIRING_ARGS = frozenset({"run_manager", "callbacks", "runtime"})
 
 
-def _finding(
-    spec: ToolSpec, code: str, line: int, message: str, fix: str, severity: str = ""
-) -> Finding:
-    return Finding(
-        code=code,
-        severity=severity or RULES[code].severity,
-        path=spec.path,
-        line=line,
-        tool=spec.name or spec.function,
-        message=message,
-        fix=fix,
-    )
+def raises_invalid(spec: ToolSpec, doc: ParsedDoc | None) -> bool:
+    """Replay LangChain's ``error_on_invalid_docstring`` check.
 
+    Args:
+        spec: The tool.
+        doc: Its parsed docstring, or None without one.
 
-def _raises_invalid(spec: ToolSpec, doc: ParsedDoc | None) -> bool:
-    """LangChain's ``error_on_invalid_docstring`` check, replayed."""
+    Returns:
+        True when LangChain raises ``Found invalid Google-Style docstring.`` building it.
+    """
     if not (spec.parse and spec.raise_invalid and spec.infer_params):
         return False
     if doc is None:
@@ -52,97 +40,17 @@ def _raises_invalid(spec: ToolSpec, doc: ParsedDoc | None) -> bool:
     return needs_args and (len(doc.blocks) < 2 or not doc.args_after_first_block)
 
 
-def _check_docstring_presence(spec: ToolSpec, doc: ParsedDoc | None, line: int) -> list:
-    if spec.description_given:
-        return []
-    fix = (
-        "Write a docstring: a one-line summary of what the tool does, a blank line, then "
-        "`Args:` with one `name: description` line per parameter."
-    )
-    if doc is None:
-        if not spec.params_known:
-            return []
-        if not spec.parse:
-            seen = (
-                "LangChain raises ValueError('Function must have a docstring if description "
-                "not provided.') when it builds the tool"
-            )
-        elif spec.raise_invalid:
-            seen = INVALID_DOCSTRING
-        else:
-            seen = "the model sees an empty tool description"
-        return [_finding(spec, "TK101", spec.line, f"No docstring: {seen}.", fix)]
-    if spec.parse and spec.params_known and not doc.description:
-        seen = (
-            INVALID_DOCSTRING
-            if _raises_invalid(spec, doc)
-            else "the model sees an empty description"
-        )
-        msg = f"The docstring has no summary before `Args:`: {seen}."
-        return [_finding(spec, "TK101", line, msg, fix)]
-    return []
-
-
-def _summary(spec: ToolSpec, doc: ParsedDoc | None) -> str | None:
-    if spec.description is not None:
-        return spec.description
-    if spec.description_given or doc is None:
-        return None
-    return doc.description if spec.parse else "\n".join(doc.lines)
-
-
-def _check_vague(spec: ToolSpec, doc: ParsedDoc | None, base: int) -> list[Finding]:
-    found = []
-    summary = _summary(spec, doc)
-    if summary and (why := vagueness(summary, spec.name or spec.function)):
-        line = base if spec.description is None else spec.anchor_line
-        found.append(
-            _finding(
-                spec,
-                "TK115",
-                line,
-                f"The tool description {preview(summary)} {why}: the model has little to "
-                "decide when to call it.",
-                "Say what the tool does and when to use it, in a full sentence.",
-            )
-        )
-    params = {p.name: p for p in spec.params if p.hidden is None}
-    entries = doc.entries if (doc is not None and spec.parse) else ()
-    described = set()
-    for entry in entries:
-        if entry.name in params and entry.name not in described:
-            described.add(entry.name)
-            if why := vagueness(entry.description, entry.name):
-                found.append(
-                    _vague_param(spec, entry.name, entry.description, why, base + entry.line)
-                )
-    for param in params.values():
-        text = param.annotated_description
-        if (
-            param.name not in described
-            and text is not None
-            and (why := vagueness(text, param.name))
-        ):
-            found.append(_vague_param(spec, param.name, text, why, param.line))
-    return found
-
-
-def _vague_param(spec: ToolSpec, name: str, text: str, why: str, line: int) -> Finding:
-    return _finding(
-        spec,
-        "TK115",
-        line,
-        f"The description of `{name}` ({preview(text)}) {why}: the model sees little more "
-        "than the name.",
-        f"Describe `{name}`: its meaning, format and an example value.",
-    )
-
-
-def _check_entries(spec: ToolSpec, doc: ParsedDoc, base: int) -> tuple[list[Finding], set]:
+def check_entries(spec: ToolSpec, doc: ParsedDoc, base: int) -> tuple[list[Finding], set]:
     """TK105/TK106/TK110/TK111: ``Args:`` entries that are not annotated parameters.
 
-    Returns the findings and the parameters they already account for (TK106 explains the
-    missing annotation, TK111 the missing description).
+    Args:
+        spec: The tool.
+        doc: Its parsed docstring.
+        base: The file line of the cleaned docstring's first line.
+
+    Returns:
+        The findings, and the parameters they already account for (TK106 explains the missing
+        annotation, TK111 the missing description).
     """
     annotated = {p.name for p in spec.params if p.annotation is not None}
     if spec.returns_annotated:
@@ -197,10 +105,21 @@ def _type_text(param: Param) -> str:
     return f" ({param.annotation})" if param.annotation else ""
 
 
-def _check_params(
+def check_params(
     spec: ToolSpec, doc: ParsedDoc | None, base: int, covered: set[int], explained: set
 ) -> list[Finding]:
-    """TK104, TK107, TK108, TK109, TK116."""
+    """TK104, TK107, TK108, TK109, TK116: what each visible parameter ends up with.
+
+    Args:
+        spec: The tool.
+        doc: Its parsed docstring, or None without one.
+        base: The file line of the cleaned docstring's first line.
+        covered: Docstring lines a layout finding already accounts for.
+        explained: Parameters an ``Args:`` entry finding already accounts for.
+
+    Returns:
+        The findings.
+    """
     found: list[Finding] = []
     visible = [p for p in spec.params if p.hidden is None]
     lines = list(doc.lines) if doc is not None else []
@@ -212,7 +131,7 @@ def _check_params(
     outside = lines
     elsewhere = documented_names(outside, {p.name for p in visible})
     descriptions = doc.descriptions if (doc is not None and spec.parse) else {}
-    invalid = _raises_invalid(spec, doc)
+    invalid = raises_invalid(spec, doc)
     dropped = [
         p.name
         for p in visible
@@ -327,79 +246,3 @@ def _undocumented_finding(
         f"`{param.name}` is not documented: {seen}.",
         f"Add `{param.name}: <what it means>` under `Args:`.",
     )
-
-
-def check_spec(spec: ToolSpec) -> list[Finding]:
-    """Replay LangChain on one tool and report what degrades its schema.
-
-    Args:
-        spec: The tool, as collected from source or from a live object.
-
-    Returns:
-        The findings, sorted by line.
-    """
-    found: list[Finding] = []
-    if spec.name is not None and not _NAME_PATTERN.fullmatch(spec.name):
-        found.append(
-            _finding(
-                spec,
-                "TK113",
-                spec.name_line,
-                f"Tool name {spec.name!r} does not match ^[a-zA-Z0-9_-]{{1,64}}$: the OpenAI "
-                "API rejects the whole request (HTTP 400) and other servers may mangle it.",
-                "Use letters, digits, `_` and `-` only, at most 64 characters.",
-            )
-        )
-    doc, base = None, spec.doc_line
-    if spec.docstring is not None and spec.docstring.strip():
-        text, offset = clean_docstring(spec.docstring)
-        doc, base = parse_docstring(text), spec.doc_line + offset
-    found += _check_docstring_presence(spec, doc, base)
-    found += _check_vague(spec, doc, base)
-    if spec.params_known and spec.infer_params:
-        covered: set[int] = set()
-        explained: set[str] = set()
-        if doc is not None and spec.parse:
-            visible = {p.name for p in spec.params if p.hidden is None}
-            issues, covered = structure_issues(
-                doc, invalid=_raises_invalid(spec, doc), params=visible
-            )
-            found += [
-                _finding(spec, i.code, base + i.index, i.message, i.fix, i.severity) for i in issues
-            ]
-            entry_findings, explained = _check_entries(spec, doc, base)
-            found += entry_findings
-        found += _check_params(spec, doc, base, covered, explained)
-    return sorted(found, key=lambda f: (f.line, f.code))
-
-
-def check_duplicates(specs: list[ToolSpec]) -> list[Finding]:
-    """Report tools that share a name with an earlier one.
-
-    Args:
-        specs: Tools bound together (one file, or one package).
-
-    Returns:
-        One TK114 finding for each tool after the first with a given name.
-    """
-    first: dict[str, ToolSpec] = {}
-    found = []
-    for spec in specs:
-        if spec.name is None:
-            continue
-        if spec.name not in first:
-            first[spec.name] = spec
-            continue
-        other = first[spec.name]
-        found.append(
-            _finding(
-                spec,
-                "TK114",
-                spec.name_line,
-                f"Tool name {spec.name!r} is also used at {other.path}:{other.name_line}: the "
-                "model cannot tell the two apart, and a dispatcher keyed by name (ToolNode, "
-                "the toolkit loop) runs only one of them.",
-                "Give each tool a distinct name.",
-            )
-        )
-    return found

@@ -1,6 +1,6 @@
 """Docstring-layout rules: where LangChain loses the ``Args:`` section. Pure functions.
 
-Given a docstring parsed the way LangChain parses it (:mod:`toolkit._lint_docstring`), these
+Given a docstring parsed the way LangChain parses it (:mod:`toolkit.lint.docstrings`), these
 checks find ``Args:`` with no blank line before it (TK102), headers LangChain does not
 recognise (TK103), text dropped after a blank line inside ``Args:`` (TK112) and sections that
 end up in the tool description (TK117). Each issue says what the model sees instead.
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from toolkit._lint_docstring import Block, ParsedDoc, documented_names, header_kind, is_rest_field
+from toolkit.lint.docstrings import Block, ParsedDoc, documented_names, header_kind, is_rest_field
 
 __all__ = ["INVALID_DOCSTRING", "Issue", "preview", "structure_issues"]
 

@@ -1,15 +1,44 @@
-"""The linter's data: rules, findings, and tools described the way LangChain will build them.
+"""The linter's catalogue: its rules, its findings, and tools as LangChain will build them.
 
-A :class:`ToolSpec` is produced from source (``toolkit._lint_ast``) or from a live object
-(``toolkit.lint.lint_tools``); the rules in ``toolkit._lint_rules`` turn it into
-:class:`Finding` objects.
+A :class:`ToolSpec` is produced from source (:mod:`toolkit.lint.discovery`) or from a live
+object (:mod:`toolkit.lint.live`); the checks in :mod:`toolkit.lint.checks` turn it into
+:class:`Finding` objects, each carrying a rule code of :data:`RULES`.
+
+Rules (severity ``error`` unless marked; errors make ``toolkit lint`` exit 1):
+
+=====  =========================================================================================
+TK100  a file found while walking a directory does not parse (a file named on the command line
+       that does not parse is a usage error instead)
+TK101  no docstring (LangChain raises, or the description is empty), or no summary before Args:
+TK102  ``Args:`` with no blank line before it: folded into the description, or LangChain raises
+       ``Found invalid Google-Style docstring.``
+TK103  header LangChain does not recognise: ``args:``, ``Arguments:``, ``Params:``,
+       ``Parameters:``, ``Arg:``, misspellings, an indented ``Args:``, NumPy or reST fields
+TK104  a parameter the model sees has no description
+TK105  ``Args:`` documents a name that is not a parameter (``Arg x in docstring not found ...``)
+TK106  a documented parameter has no type annotation (LangChain raises the same error)
+TK107  a parameter without annotation: the model sees the empty schema ``{}``
+TK108  ``@tool`` / ``from_function`` / agent tools without ``parse_docstring=True``: the whole
+       docstring becomes the description and no parameter gets one
+TK109  a parameter named ``_x``: dropped from the schema (warning when it has a default)
+TK110  ``Returns:``/``Raises:``... right after the last argument: read as an argument, raises
+TK111  ``name(type):`` without a space: read as the name ``name(type)``, raises
+TK112  a blank line inside ``Args:``: LangChain stops reading there (warning when only
+       description text is lost)
+TK113  a tool name outside ``^[a-zA-Z0-9_-]{1,64}$`` (also ``@tool("my tool")``, ``name=``)
+TK114  two tools with the same name in one file (or one package); method tools are compared
+       with the other methods of their class only
+TK115  warning: a one-word, empty or name-repeating description (tool or argument)
+TK116  warning: a list/dict/set default value
+TK117  warning: a section before ``Args:`` (``Raises:``, ``Note:``...) folded into the description
+=====  =========================================================================================
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-__all__ = ["RULES", "Finding", "Param", "Rule", "ToolSpec"]
+__all__ = ["RULES", "Finding", "NotLinted", "Param", "Rule", "ToolSpec", "finding"]
 
 
 @dataclass(frozen=True)
@@ -82,6 +111,25 @@ class Finding:
 
 
 @dataclass(frozen=True)
+class NotLinted:
+    """A public module-level function that was not linted: nothing in its file makes it a tool.
+
+    Args:
+        path: The file.
+        line: The ``def`` line.
+        function: The function's name.
+    """
+
+    path: str
+    line: int
+    function: str
+
+    def to_dict(self) -> dict[str, object]:
+        """Return it as a JSON-ready dict."""
+        return asdict(self)
+
+
+@dataclass(frozen=True)
 class Param:
     """One function parameter, as far as the schema is concerned.
 
@@ -129,6 +177,7 @@ class ToolSpec:
         params: The function's parameters.
         returns_annotated: Whether the return type is annotated.
         params_known: False for classes and ``Tool`` objects (name and description only).
+        owner: The class a method tool is defined in, None elsewhere.
     """
 
     name: str | None
@@ -148,3 +197,31 @@ class ToolSpec:
     params: tuple[Param, ...] = ()
     returns_annotated: bool = False
     params_known: bool = True
+    owner: str | None = None
+
+
+def finding(
+    spec: ToolSpec, code: str, line: int, message: str, fix: str, severity: str = ""
+) -> Finding:
+    """Make a finding about one tool.
+
+    Args:
+        spec: The tool.
+        code: The rule code.
+        line: The 1-based line of the cause.
+        message: What is wrong and what the model will see instead.
+        fix: How to fix it.
+        severity: Overrides the rule's severity when given.
+
+    Returns:
+        The finding, named after the tool (or its function when the name is not known).
+    """
+    return Finding(
+        code=code,
+        severity=severity or RULES[code].severity,
+        path=spec.path,
+        line=line,
+        tool=spec.name or spec.function,
+        message=message,
+        fix=fix,
+    )

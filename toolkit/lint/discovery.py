@@ -1,62 +1,61 @@
 """Find the tools in a Python source file without importing it, as ``ToolSpec`` objects.
 
-Which functions count as tools, and how each is read, is documented in :mod:`toolkit.lint`.
+Which functions are tools, by default:
+
+* decorated with LangChain's ``@tool`` / ``@tool(...)`` (under any alias, or written
+  ``@langchain_core.tools.tool``), or wrapped by ``tool(f)``, ``tool(...)(f)`` or
+  ``StructuredTool.from_function(f, ...)``: linted with that call's ``parse_docstring`` and
+  ``error_on_invalid_docstring`` settings (functions and methods alike);
+* decorated with another framework's ``@tool``: a decorator named ``tool`` (or pydantic-ai's
+  ``tool_plain``) that is not LangChain's, with or without arguments, on a function or a
+  method (``from smolagents import tool``, crewai's ``@tool("Name")``, ``@agent.tool``,
+  ``@mcp.tool()``). Linted as what LangChain makes of that function when it is handed to
+  ``convert_to_openai_tool`` (as ``bind_tools`` does): the docstring is parsed and never
+  raises on its layout, the name is the function's (the framework's own name is not
+  LangChain's, so TK113 does not apply to it), a ``description=`` it is given counts as the
+  description, and TK108 does not apply (``parse_docstring`` is LangChain's ``@tool`` option).
+  What the framework fills in itself is not shown to the model: ``self``, a parameter
+  annotated ``RunContext``, ``Context`` or ``ToolContext``, and strands' ``agent`` and
+  ``tool_context``;
+* plain functions (or ``self.method``) passed to ``bind_tools``, ``convert_to_openai_tool`` or
+  ``convert_to_openai_function`` (directly or through a list variable), or listed in a
+  list/tuple assigned to a name containing ``tool`` (``ALL_TOOLS``, ``tools``): linted as
+  ``convert_to_openai_tool`` reads them (docstring parsed, never raising on its layout);
+* plain functions passed to ``create_agent``, ``create_react_agent`` or ``ToolNode``: those wrap
+  them with ``tool()``, which does not parse the docstring;
+* ``BaseTool`` subclasses and ``Tool(...)`` objects: name and description only (a class
+  default ``name = ""`` is a name set per instance, so it is not checked);
+* in a file named on its own (on the command line, or :func:`toolkit.lint.lint_source`) that
+  declares no tool in any of these ways: every public module-level function, read as
+  ``convert_to_openai_tool`` would (a file of plain functions is a file of tools).
+
+The other public module-level functions are counted as not linted (the report says how many);
+``all_functions=True`` (``toolkit lint --all-functions``) lints them too.
+
+Parameters LangChain never shows the model are skipped: ``self``/``cls`` of bound methods,
+``callbacks``, ``run_manager``, ``InjectedToolArg``/``InjectedState``/``ToolRuntime``
+parameters and, for ``@tool`` and agents, a parameter annotated exactly ``RunnableConfig``.
 """
 
 from __future__ import annotations
 
 import ast
 import re
+from dataclasses import dataclass
 
-from toolkit._lint_signature import docstring_of as _docstring
-from toolkit._lint_signature import dotted as _dotted
-from toolkit._lint_signature import literal as _literal
-from toolkit._lint_signature import params_of as _params
-from toolkit._lint_spec import ToolSpec
+from toolkit.lint.catalogue import ToolSpec
+from toolkit.lint.signature import docstring_of as _docstring
+from toolkit.lint.signature import dotted as _dotted
+from toolkit.lint.signature import literal as _literal
+from toolkit.lint.signature import params_of as _params
+from toolkit.lint.source import Scopes, ToolNames
 
-__all__ = ["collect_specs", "spec_for_function"]
+__all__ = ["Discovery", "collect_specs", "spec_for_function"]
 
 _BIND_CALLS = {"bind_tools": 0, "convert_to_openai_tool": 0, "convert_to_openai_function": 0}
 _AGENT_CALLS = {"create_agent": 1, "create_react_agent": 1, "ToolNode": 0}
-_SCOPES = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 # Lower wins when one function is reached in several ways.
 _PRIORITY = {"decorator": 0, "call": 1, "agent": 2, "bound": 3, "listed": 4, "all": 5}
-
-
-class _Names:
-    """Which local names mean LangChain's ``tool``, ``StructuredTool``, ``Tool``, ``BaseTool``."""
-
-    def __init__(self, tree: ast.Module) -> None:
-        self.langchain_modules: set[str] = set()
-        bound: dict[str, set[str]] = {"tool": set(), "StructuredTool": set(), "Tool": set()}
-        bound["BaseTool"] = set()
-        foreign: set[str] = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.name.startswith("langchain"):
-                        self.langchain_modules.add(alias.asname or alias.name.split(".")[0])
-            elif isinstance(node, ast.ImportFrom):
-                from_langchain = (node.module or "").startswith("langchain")
-                for alias in node.names:
-                    local = alias.asname or alias.name
-                    if alias.name in bound and from_langchain:
-                        bound[alias.name].add(local)
-                    elif from_langchain:
-                        self.langchain_modules.add(local)
-                    else:
-                        foreign.add(local)
-        for name, locals_ in bound.items():
-            if name not in foreign:
-                locals_.add(name)
-        self.bound = bound
-
-    def means(self, node: ast.AST, what: str) -> bool:
-        if isinstance(node, ast.Name):
-            return node.id in self.bound[what]
-        if isinstance(node, ast.Attribute) and node.attr == what:
-            return _dotted(node).split(".")[0] in self.langchain_modules
-        return False
 
 
 def _options(call: ast.Call, *, positional_name: int | None, defaults: dict) -> dict:
@@ -82,90 +81,14 @@ def _options(call: ast.Call, *, positional_name: int | None, defaults: dict) -> 
     return opts
 
 
-def _grows_list(node: ast.AST) -> bool:
-    """``name.append(x)`` or ``name.extend(xs)``."""
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr in ("append", "extend")
-        and isinstance(node.func.value, ast.Name)
-        and len(node.args) == 1
-    )
+class _Collector(Scopes):
+    """The tools of one module, kept by how directly each was made a tool."""
 
-
-class _Collector:
     def __init__(self, tree: ast.Module, path: str) -> None:
+        super().__init__(tree)
         self.path = path
-        self.names = _Names(tree)
-        self.parent: dict[ast.AST, ast.AST] = {}
-        for node in ast.walk(tree):
-            for child in ast.iter_child_nodes(node):
-                self.parent[child] = node
-        self.defs: dict[tuple[int, str], ast.AST] = {}
-        self.lists: dict[tuple[int, str], list[ast.AST]] = {}
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                self.defs[(id(self.scope(node)), node.name)] = node
-            elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for target in targets:
-                    if isinstance(target, ast.Name):
-                        key = (id(self.scope(node)), target.id)
-                        self.lists[key] = [node.value]
-            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-                key = (id(self.scope(node)), node.target.id)
-                self.lists.setdefault(key, []).append(node.value)
-            elif _grows_list(node):
-                key = (id(self.scope(node)), node.func.value.id)
-                added = node.args[0]
-                self.lists.setdefault(key, []).append(
-                    ast.List(elts=[added]) if node.func.attr == "append" else added
-                )
+        self.names = ToolNames(tree)
         self.chosen: dict[int, tuple[int, ToolSpec]] = {}
-
-    def scope(self, node: ast.AST) -> ast.AST:
-        current = self.parent.get(node)
-        while current is not None and not isinstance(current, _SCOPES):
-            current = self.parent.get(current)
-        return current if current is not None else node
-
-    def lookup(self, name: str, at: ast.AST) -> ast.AST | None:
-        scope = self.scope(at)
-        while True:
-            found = self.defs.get((id(scope), name)) or self.lists.get((id(scope), name))
-            if found is not None:
-                return found
-            if scope not in self.parent:
-                return None
-            scope = self.scope(scope)
-
-    def method(self, expr: ast.Attribute) -> ast.AST | None:
-        if not (isinstance(expr.value, ast.Name) and expr.value.id in ("self", "cls")):
-            return None
-        scope = self.scope(expr)
-        while scope in self.parent and not isinstance(scope, ast.ClassDef):
-            scope = self.scope(scope)
-        return self.defs.get((id(scope), expr.attr)) if isinstance(scope, ast.ClassDef) else None
-
-    def elements(self, expr: ast.AST, depth: int = 0) -> list[tuple[ast.AST, bool]]:
-        """Resolve a tools expression to (function node, is_bound_method) pairs."""
-        if depth > 8:
-            return []
-        if isinstance(expr, (ast.List, ast.Tuple, ast.Set)):
-            return [e for item in expr.elts for e in self.elements(item, depth + 1)]
-        if isinstance(expr, ast.Starred):
-            return self.elements(expr.value, depth + 1)
-        if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
-            return self.elements(expr.left, depth + 1) + self.elements(expr.right, depth + 1)
-        if isinstance(expr, ast.Attribute) and (method := self.method(expr)) is not None:
-            return [(method, True)]
-        if isinstance(expr, ast.Name):
-            found = self.lookup(expr.id, expr)
-            if isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                return [(found, False)]
-            if isinstance(found, list):
-                return [e for value in found for e in self.elements(value, depth + 1)]
-        return []
 
     def add(self, node: ast.AST, how: str, spec: ToolSpec) -> None:
         rank = _PRIORITY[how]
@@ -175,7 +98,8 @@ class _Collector:
     def function_spec(
         self, func: ast.AST, *, origin: str, anchor: int, opts: dict, bound: bool
     ) -> ToolSpec:
-        in_class = isinstance(self.scope(func), ast.ClassDef)
+        owner = self.scope(func)
+        in_class = isinstance(owner, ast.ClassDef)
         static = any(_dotted(d) == "staticmethod" for d in func.decorator_list)
         doc, doc_line = _docstring(func)
         name = opts.get("name") if opts.get("name") is not None else func.name
@@ -198,8 +122,11 @@ class _Collector:
                 func,
                 skip_first=in_class and bound and not static,
                 hide_config=not opts.get("config_visible", False),
+                injected_names=opts.get("injected_names", frozenset()),
+                context_types=opts.get("context_types", frozenset()),
             ),
             returns_annotated=func.returns is not None,
+            owner=owner.name if in_class else None,
         )
 
     def simple_spec(self, node: ast.AST, origin: str, opts: dict, function: str) -> ToolSpec:
@@ -221,6 +148,11 @@ _TOOL_DEFAULTS = {"parse_docstring": False, "error_on_invalid_docstring": True}
 _FROM_FUNCTION_DEFAULTS = {"parse_docstring": False, "error_on_invalid_docstring": False}
 _BOUND = {"parse_docstring": True, "error_on_invalid_docstring": False, "config_visible": True}
 _AGENT = {"parse_docstring": False, "error_on_invalid_docstring": True}
+#: Parameters a framework fills in itself, by the top-level module its ``@tool`` comes from.
+_FRAMEWORK_PARAMS = {"strands": frozenset({"agent", "tool_context"})}
+#: Annotation types frameworks fill in themselves: pydantic-ai's ``RunContext``, MCP's
+#: ``Context``, strands' and Google ADK's ``ToolContext``.
+_CONTEXT_TYPES = frozenset({"RunContext", "Context", "ToolContext"})
 
 
 def _decorators(c: _Collector, func: ast.AST) -> None:
@@ -233,9 +165,34 @@ def _decorators(c: _Collector, func: ast.AST) -> None:
             opts = _options(dec, positional_name=0, defaults=_TOOL_DEFAULTS)
             origin = "@tool(parse_docstring=True)" if opts["parse_docstring"] else "@tool(...)"
             spec = c.function_spec(func, origin=origin, anchor=dec.lineno, opts=opts, bound=False)
+        elif (foreign := c.names.foreign_tool(dec)) is not None:
+            spec = _foreign_spec(c, func, dec, *foreign)
         else:
             continue
         c.add(func, "decorator", spec)
+
+
+def _foreign_spec(
+    c: _Collector, func: ast.AST, dec: ast.AST, written: str, module: str | None
+) -> ToolSpec:
+    """Another framework's ``@tool``: read as ``convert_to_openai_tool`` reads the function.
+
+    The framework's own name for the tool is not LangChain's, so the function name is used;
+    a ``description=`` it is given counts as the description, and the parameters the
+    framework fills in itself (``self``, a context, strands' ``agent``) are hidden.
+    """
+    opts = dict(_BOUND)
+    root = (module or "").split(".")[0]
+    opts["injected_names"] = _FRAMEWORK_PARAMS.get(root, frozenset())
+    opts["context_types"] = _CONTEXT_TYPES
+    if isinstance(dec, ast.Call):
+        for kw in dec.keywords:
+            if kw.arg == "description":
+                value = _literal(kw.value)
+                opts["description_given"] = True
+                opts["description"] = value if isinstance(value, str) else None
+    origin = f"@{written}" + (f" from {module}" if module else "")
+    return c.function_spec(func, origin=origin, anchor=dec.lineno, opts=opts, bound=True)
 
 
 def _call(c: _Collector, call: ast.Call) -> None:
@@ -317,7 +274,7 @@ def _base_tool_class(c: _Collector, cls: ast.ClassDef) -> None:
         if not isinstance(target, ast.Name) or stmt.value is None:
             continue
         value = _literal(stmt.value)
-        if target.id == "name" and isinstance(value, str):
+        if target.id == "name" and isinstance(value, str) and value:  # "": set per instance
             opts.update(name=value, name_line=stmt.value.lineno)
         elif target.id == "description":
             opts.update(description_given=True)
@@ -326,16 +283,44 @@ def _base_tool_class(c: _Collector, cls: ast.ClassDef) -> None:
     c.add(cls, "decorator", c.simple_spec(cls, "BaseTool subclass", opts, cls.name))
 
 
-def collect_specs(tree: ast.Module, path: str, *, all_functions: bool = False) -> list[ToolSpec]:
+@dataclass(frozen=True)
+class Discovery:
+    """The tools found in one module, and its public functions that are not among them.
+
+    Args:
+        specs: One spec per tool, in source order.
+        not_linted: ``(function name, line)`` of each public module-level function that nothing
+            makes a tool (``--all-functions`` would lint them).
+    """
+
+    specs: list[ToolSpec]
+    not_linted: list[tuple[str, int]]
+
+
+def _public_functions(tree: ast.Module) -> list[ast.AST]:
+    return [
+        node
+        for node in tree.body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and not node.name.startswith("_")
+        and not any(_dotted(d).endswith("overload") for d in node.decorator_list)
+    ]
+
+
+def collect_specs(
+    tree: ast.Module, path: str, *, all_functions: bool = False, named: bool = False
+) -> Discovery:
     """Collect every tool a module defines or binds, without importing it.
 
     Args:
         tree: The parsed module.
         path: The file name to put in findings.
         all_functions: Also treat every public module-level function as a tool.
+        named: The file was named on its own (not found in a directory): when it declares no
+            tool at all, its public module-level functions are its tools.
 
     Returns:
-        One spec per tool, in source order.
+        The tools, and the public functions left out.
     """
     c = _Collector(tree, path)
     for node in ast.walk(tree):
@@ -347,17 +332,17 @@ def collect_specs(tree: ast.Module, path: str, *, all_functions: bool = False) -
             _tool_lists(c, node)
         elif isinstance(node, ast.ClassDef):
             _base_tool_class(c, node)
-    if all_functions:
-        for node in tree.body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not (
-                node.name.startswith("_")
-                or any(_dotted(d).endswith("overload") for d in node.decorator_list)
-            ):
-                spec = c.function_spec(
-                    node, origin="a public function", anchor=node.lineno, opts=_BOUND, bound=False
-                )
-                c.add(node, "all", spec)
-    return sorted((spec for _, spec in c.chosen.values()), key=lambda s: (s.line, s.name_line))
+    public = _public_functions(tree)
+    if all_functions or (named and not c.chosen):
+        origin = "a public function" if all_functions else "a function of a file of functions"
+        for node in public:
+            spec = c.function_spec(
+                node, origin=origin, anchor=node.lineno, opts=_BOUND, bound=False
+            )
+            c.add(node, "all", spec)
+    specs = sorted((spec for _, spec in c.chosen.values()), key=lambda s: (s.line, s.name_line))
+    left_out = [(node.name, node.lineno) for node in public if id(node) not in c.chosen]
+    return Discovery(specs=specs, not_linted=left_out)
 
 
 def spec_for_function(

@@ -1,6 +1,6 @@
 """A function's signature and docstring read from its AST, as the schema sees them. Pure.
 
-Each parameter becomes a :class:`~toolkit._lint_spec.Param`: its annotation text, whether it
+Each parameter becomes a :class:`~toolkit.lint.catalogue.Param`: its annotation text, whether it
 has a (mutable) default, a description given by ``Annotated[..., "text"]`` or
 ``Field(description=...)``, and whether LangChain hides it from the model (``callbacks``,
 ``run_manager``, injected arguments, ``RunnableConfig``, the ``self`` of a bound method).
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from toolkit._lint_spec import Param
+from toolkit.lint.catalogue import Param
 
 __all__ = ["docstring_of", "dotted", "literal", "params_of"]
 
@@ -74,15 +74,20 @@ def _annotated_description(annotation: ast.AST) -> str | None:
     return None
 
 
-def _injected(annotation: ast.AST) -> bool:
+def _type_name(annotation: ast.AST) -> str:
+    """The bare name of an annotation's outer type: ``RunContext`` for ``RunContext[Deps]``."""
+    root = annotation.value if isinstance(annotation, ast.Subscript) else annotation
+    if isinstance(root, ast.Constant) and isinstance(root.value, str):
+        return root.value.split("[")[0].split(".")[-1].strip()
+    return dotted(root).split(".")[-1]
+
+
+def _injected(annotation: ast.AST, context_types: frozenset[str]) -> bool:
     for meta in _annotated_parts(annotation)[1:]:
         target = meta.func if isinstance(meta, ast.Call) else meta
         if dotted(target).split(".")[-1].startswith("Injected"):
             return True
-    root = annotation.value if isinstance(annotation, ast.Subscript) else annotation
-    if isinstance(root, ast.Constant) and isinstance(root.value, str):
-        return root.value.split("[")[0].split(".")[-1].strip() == "ToolRuntime"
-    return dotted(root).split(".")[-1] == "ToolRuntime"
+    return _type_name(annotation) in {"ToolRuntime", *context_types}
 
 
 def _annotation_text(annotation: ast.AST | None) -> str | None:
@@ -101,7 +106,28 @@ def _mutable(default: ast.AST | None) -> str | None:
     return None
 
 
-def params_of(func: ast.FunctionDef, *, skip_first: bool, hide_config: bool) -> tuple[Param, ...]:
+def params_of(
+    func: ast.FunctionDef,
+    *,
+    skip_first: bool,
+    hide_config: bool,
+    injected_names: frozenset[str] = frozenset(),
+    context_types: frozenset[str] = frozenset(),
+) -> tuple[Param, ...]:
+    """Read a function's parameters as the tool schema sees them.
+
+    Args:
+        func: The function definition.
+        skip_first: Hide the first positional parameter (the ``self`` of a bound method).
+        hide_config: Hide a parameter annotated ``RunnableConfig``.
+        injected_names: Parameter names the tool's framework fills in itself (strands'
+            ``agent``).
+        context_types: Annotation types the tool's framework fills in itself (pydantic-ai's
+            ``RunContext``).
+
+    Returns:
+        Every parameter, ``*args``/``**kwargs`` last, each saying whether it is hidden.
+    """
     a = func.args
     positional = [*a.posonlyargs, *a.args]
     defaults: list[ast.AST | None] = [None] * (len(positional) - len(a.defaults)) + a.defaults
@@ -117,7 +143,9 @@ def params_of(func: ast.FunctionDef, *, skip_first: bool, hide_config: bool) -> 
             hidden = "bound method"
         elif arg.arg in _HIDDEN_NAMES:
             hidden = "passed by LangChain"
-        elif arg.annotation is not None and _injected(arg.annotation):
+        elif arg.arg in injected_names or (
+            arg.annotation is not None and _injected(arg.annotation, context_types)
+        ):
             hidden = "injected at run time"
         elif hide_config and text is not None and text.split(".")[-1] == "RunnableConfig":
             hidden = "RunnableConfig"

@@ -1,0 +1,292 @@
+"""What a CLI TARGET names: one reading of "module, file, directory or ``module:NAME``".
+
+Every verb that takes a TARGET reads it here, in one of two ways:
+
+* :func:`source_files` for ``toolkit lint``: the ``.py`` files to read, found without importing
+  anything (a module name is located with :mod:`importlib`'s finders, not run);
+* :func:`load_targets` for ``toolkit schema``, ``run`` and ``prompt``: the tool objects, found by
+  importing the module or file.
+
+A TARGET is split at its last ``:`` when what follows is a dotted name (``tools:get_weather``,
+``x.py:TOOLS``). What is left is a path when it ends with ``.py`` or holds a path separator, and a
+module name (``tools``, ``pkg.mod``) otherwise; :func:`source_files` also takes any file or
+directory that exists on disk as a path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.machinery
+import importlib.util
+import inspect
+import os
+import re
+import sys
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+
+from langchain_core.tools import BaseTool
+
+from toolkit.errors import TargetError
+
+__all__ = ["SourceFiles", "display_path", "load_targets", "source_files", "split_target"]
+
+_DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+#: Packages that build tools: an exception raised inside them while importing a target is a
+#: tool that cannot be built.
+_TOOL_BUILDERS = ("langchain_core", "langchain", "pydantic")
+_SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "site-packages", "build", "dist"})
+
+
+def split_target(target: str) -> tuple[str, str]:
+    """Split ``SOURCE:NAME`` into its source and attribute.
+
+    Args:
+        target: A TARGET as typed on the command line.
+
+    Returns:
+        The module or path, and the dotted attribute after the last ``:`` ("" when there is
+        none, or when what follows the ``:`` is not a dotted name, as in ``C:\\tools.py``).
+    """
+    head, _, tail = target.rpartition(":")
+    if head and _DOTTED.fullmatch(tail):
+        return head, tail
+    return target, ""
+
+
+def _names_a_path(source: str) -> bool:
+    return source.endswith(".py") or "/" in source or "\\" in source
+
+
+def display_path(path: Path) -> str:
+    """Show a path relative to the working directory when it is below it.
+
+    Args:
+        path: A file.
+
+    Returns:
+        The relative path, or the path as given when it is elsewhere.
+    """
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+# --- Files to read, never importing ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SourceFiles:
+    """The files a TARGET names.
+
+    Args:
+        files: The ``.py`` files, in order.
+        directory: Whether they were found by walking a directory (else one file was named).
+        package: Whether that directory is a package (it has ``__init__.py``).
+    """
+
+    files: list[Path]
+    directory: bool
+    package: bool
+
+
+def _walk(directory: Path) -> list[Path]:
+    files = []
+    for root, dirs, names in os.walk(directory):
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if not d.startswith(".") and d not in _SKIPPED_DIRS and not d.endswith("venv")
+        )
+        files += [Path(root, n) for n in sorted(names) if n.endswith(".py")]
+    return files
+
+
+def _module_location(name: str) -> Path:
+    """Find a module's file or package directory without importing it."""
+    parts = name.split(".")
+    try:
+        spec = importlib.util.find_spec(parts[0])
+    except (ImportError, ValueError):
+        spec = None
+    for index, part in enumerate(parts[1:], start=1):
+        locations = list(spec.submodule_search_locations or []) if spec else []
+        if not locations:
+            break
+        spec = importlib.machinery.PathFinder.find_spec(part, locations)
+        if spec is None:
+            raise TargetError(
+                f"no module named {name!r}: {'.'.join(parts[:index])} has no {part!r}"
+            )
+    if spec is None:
+        raise TargetError(
+            f"{name!r} is not a file, a directory or an importable module; check the spelling "
+            "or run from the directory that contains it"
+        )
+    if spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations)))
+    if spec.origin and spec.origin.endswith(".py"):
+        return Path(spec.origin)
+    raise TargetError(f"module {name!r} has no Python source file to lint ({spec.origin})")
+
+
+def source_files(target: str) -> SourceFiles:
+    """Turn a TARGET into the files to read, without importing anything.
+
+    Args:
+        target: A ``.py`` file, a directory (searched recursively, skipping hidden, cache and
+            virtualenv directories) or a module name (``tools``, ``pkg.mod``).
+
+    Returns:
+        The files, and whether they come from a directory, and from a package.
+
+    Raises:
+        TargetError: Nothing of that name exists.
+    """
+    path = Path(target)
+    if not path.exists() and not _names_a_path(target) and _DOTTED.fullmatch(target):
+        path = _module_location(target)
+    if path.is_dir():
+        return SourceFiles(_walk(path), directory=True, package=(path / "__init__.py").is_file())
+    if path.is_file():
+        return SourceFiles([path], directory=False, package=False)
+    raise TargetError(f"{target}: no such file or directory")
+
+
+# --- Objects to use, importing ---------------------------------------------------------------
+
+
+def _langchain_caller(exc: BaseException) -> str | None:
+    """The file whose top-level code called into LangChain when it raised, if it did.
+
+    That is a tool built at import time (``@tool(parse_docstring=True)`` on a bad docstring).
+    """
+    libraries = tuple(_package_dir(name) for name in _TOOL_BUILDERS)
+    frames = traceback.extract_tb(exc.__traceback__)
+    for index, frame in enumerate(frames):
+        if frame.filename.startswith(tuple(d for d in libraries if d)):
+            callers = [f.filename for f in frames[:index] if f.filename.endswith(".py")]
+            return callers[-1] if callers else None
+    return None
+
+
+def _package_dir(name: str) -> str | None:
+    spec = importlib.util.find_spec(name)
+    locations = list(spec.submodule_search_locations or []) if spec else []
+    return os.path.join(locations[0], "") if locations else None
+
+
+def _import_error(what: str, exc: BaseException) -> TargetError:
+    if isinstance(exc, SyntaxError):
+        where = f"{exc.filename or what}:{exc.lineno or 0}"
+        return TargetError(f"{where}: syntax error: {exc.msg}")
+    detail = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    message = f"importing {what} failed: {type(exc).__name__}" + (f": {detail}" if detail else "")
+    caller = _langchain_caller(exc)
+    if caller is not None:
+        from toolkit.lint.explain import explain_file  # only on failure: it reads the source
+
+        explanation = explain_file(caller)
+        if explanation is not None:
+            message += f" ({explanation.summary})"
+    return TargetError(message)
+
+
+def _import_file(path: Path) -> object:
+    resolved = path.resolve()
+    digest = hashlib.sha1(str(resolved).encode()).hexdigest()[:10]
+    name = f"_toolkit_target_{resolved.stem}_{digest}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, resolved)
+    if spec is None or spec.loader is None:
+        raise TargetError(f"{path}: not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    sys.path.insert(0, str(resolved.parent))
+    try:
+        spec.loader.exec_module(module)
+    except (Exception, SystemExit) as exc:
+        del sys.modules[name]
+        raise _import_error(str(path), exc) from None
+    finally:
+        sys.path.remove(str(resolved.parent))
+    return module
+
+
+def _import_module(name: str) -> object:
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name and (name == exc.name or name.startswith(exc.name + ".")):
+            raise TargetError(
+                f"{name}: no such module, file or directory; pass a module name that can be "
+                "imported from here, a path to a .py file, or module:function"
+            ) from None
+        raise _import_error(name, exc) from None
+    except (Exception, SystemExit) as exc:
+        raise _import_error(name, exc) from None
+
+
+def _defined_here(obj: object, module: object) -> bool:
+    origin = obj.func or obj.coroutine if isinstance(obj, BaseTool) else obj
+    owner = getattr(inspect.unwrap(origin), "__module__", None) if origin is not None else None
+    if owner is None:
+        return isinstance(obj, BaseTool)
+    prefix = module.__name__
+    return owner == prefix or (hasattr(module, "__path__") and owner.startswith(prefix + "."))
+
+
+def _collect(module: object) -> list[object]:
+    listed = getattr(module, "ALL_TOOLS", None)
+    if isinstance(listed, (list, tuple)):
+        return list(listed)
+    members = [v for k, v in vars(module).items() if not k.startswith("_")]
+    tools = [v for v in members if isinstance(v, BaseTool) and _defined_here(v, module)]
+    if tools:
+        return tools
+    return [v for v in members if inspect.isfunction(v) and _defined_here(v, module)]
+
+
+def load_targets(target: str) -> list[object]:
+    """Import the tools a TARGET names.
+
+    Args:
+        target: A module name (``tools``), a file (``path/to/x.py``, imported under a unique
+            module name with its directory on ``sys.path``), or either followed by
+            ``:attribute`` (``tools:get_weather``, ``x.py:TOOLS``). A module or file gives its
+            ``ALL_TOOLS`` list if it has one, else the ``BaseTool`` objects defined in it, else
+            its public functions; an attribute gives that object (or the items of a list).
+
+    Returns:
+        The tool-like objects, in definition order.
+
+    Raises:
+        TargetError: Not found, a syntax error (with ``file:line``), or an exception while
+            importing (its type and message).
+    """
+    source, attribute = split_target(target)
+    path = Path(source)
+    if _names_a_path(source):
+        if path.is_dir():
+            raise TargetError(f"{source} is a directory: pass a .py file or a module name")
+        if not path.is_file():
+            raise TargetError(f"{source}: no such file")
+        module = _import_file(path)
+    else:
+        module = _import_module(source)
+    if not attribute:
+        found = _collect(module)
+        if not found:
+            raise TargetError(f"{target} defines no tools (no ALL_TOOLS, BaseTool or function)")
+        return found
+    obj: object = module
+    for part in attribute.split("."):
+        if not hasattr(obj, part):
+            names = ", ".join(sorted(k for k in vars(module) if not k.startswith("_")))
+            raise TargetError(f"{source} has no attribute {attribute!r}; it defines: {names}")
+        obj = getattr(obj, part)
+    return list(obj) if isinstance(obj, (list, tuple)) else [obj]
