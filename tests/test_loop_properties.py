@@ -16,9 +16,8 @@ from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import tool
 
-from toolkit.loop import ToolLoop
+from toolkit.loop import LoopStatus, ToolLoop
 from toolkit.testing import ScriptedChatModel, chat_protocol_problems
-from toolkit.transcript import LoopStatus
 
 
 @tool
