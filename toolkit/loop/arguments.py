@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.tools import BaseTool
@@ -74,22 +75,19 @@ def check_arguments(tool: BaseTool, args: Mapping[str, Any]) -> list[str]:
         One sentence per problem (missing, unexpected or wrongly typed argument, naming the field,
         what was expected and what came); empty when the arguments fit.
     """
-    shown = _json_schema(tool)
-    properties = shown.get("properties", {})
-    schema = tool.tool_call_schema
-    pydantic = isinstance(schema, type) and issubclass(schema, BaseModel)
-    if not pydantic or set(schema.model_fields) != set(properties):
-        return _check_against_json_schema(shown, args)  # e.g. a single-input ``Tool``
+    checks = _checks(tool)
+    if checks.model is None:
+        return _check_against_json_schema(checks.shown, args)  # e.g. a single-input ``Tool``
+    properties = checks.shown.get("properties", {})
     problems = []
-    if schema.model_config.get("extra") != "allow":
-        accepted = set(schema.model_fields) | {f.alias for f in schema.model_fields.values()}
+    if checks.accepted is not None:
         problems += [
             f"unexpected argument {key!r} (accepted: {', '.join(sorted(properties)) or 'none'})"
             for key in args
-            if key not in accepted
+            if key not in checks.accepted
         ]
     try:
-        schema.model_validate(args)
+        checks.model.model_validate(args)
     except ValidationError as exc:
         problems += [_describe(error, properties) for error in exc.errors(include_url=False)]
     return problems
@@ -129,21 +127,44 @@ def _check_against_json_schema(schema: Mapping[str, Any], args: Mapping[str, Any
     return problems
 
 
-#: id(tool) -> (tool, parameters schema); the tool is kept so that its id is never reused.
-_SHOWN: dict[int, tuple[BaseTool, dict[str, Any]]] = {}
+@dataclass(frozen=True)
+class _Checks:
+    """How to check a tool's arguments, worked out once per tool.
+
+    Attributes:
+        shown: The parameters schema the model is shown (as ``bind_tools`` sends it).
+        model: The pydantic model to validate with; ``None`` when it does not match what the
+            model is shown (e.g. a single-input ``Tool``), so the JSON schema is checked instead.
+        accepted: The argument names (and aliases) accepted; ``None`` when any is.
+    """
+
+    shown: dict[str, Any]
+    model: type[BaseModel] | None
+    accepted: frozenset[str] | None
 
 
-def _json_schema(tool: BaseTool) -> dict[str, Any]:
-    """The parameters schema the model is shown for ``tool`` (as ``bind_tools`` sends it)."""
-    cached = _SHOWN.get(id(tool))
+#: id(tool) -> (tool, its checks); the tool is kept so that its id is never reused.
+_CHECKS: dict[int, tuple[BaseTool, _Checks]] = {}
+
+
+def _checks(tool: BaseTool) -> _Checks:
+    cached = _CHECKS.get(id(tool))
     if cached is not None and cached[0] is tool:
         return cached[1]
     try:
         shown = dict(convert_to_openai_tool(tool)["function"].get("parameters") or {})
     except Exception:  # an unusual tool is still called; it validates its own input
         shown = {}
-    _SHOWN[id(tool)] = (tool, shown)
-    return shown
+    schema = tool.tool_call_schema
+    model, accepted = None, None
+    pydantic = isinstance(schema, type) and issubclass(schema, BaseModel)
+    if pydantic and set(schema.model_fields) == set(shown.get("properties", {})):
+        model, fields = schema, schema.model_fields
+        if schema.model_config.get("extra") != "allow":
+            accepted = frozenset(fields) | {field.alias for field in fields.values()}
+    checks = _Checks(shown, model, accepted)
+    _CHECKS[id(tool)] = (tool, checks)
+    return checks
 
 
 def _expected(spec: Mapping[str, Any] | None) -> str:
@@ -168,7 +189,7 @@ def describe_parameters(tool: BaseTool) -> str:
     Returns:
         For example ``The tool takes: get_weather(city: string, unit: one of "c", "f" = "c").``
     """
-    spec = _json_schema(tool)
+    spec = _checks(tool).shown
     required = set(spec.get("required", []))
     params = []
     for name, prop in spec.get("properties", {}).items():

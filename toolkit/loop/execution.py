@@ -276,8 +276,7 @@ def execute_tool_calls(
         One ``ToolMessage`` per call, with the call's id; ``status="error"`` when it failed.
     """
     limits = _Limits(timeout, deadline, max_result_chars)
-    for answer in _answers(tool_calls, tools_by_name, parallel, limits, config):
-        yield _message(answer)
+    return map(_message, _answers(tool_calls, tools_by_name, parallel, limits, config))
 
 
 def execute_tool_call(

@@ -112,7 +112,7 @@ def drive(
     """
     manager = _manager(run, CallbackManager)
     tracer = manager.on_chain_start(None, **_trace(run)) if manager.handlers else None
-    child = patch_config(run.config, callbacks=tracer.get_child()) if tracer else run.config
+    child = patch_config(run.config, callbacks=tracer.get_child()) if tracer else run.given_config
     try:
         for step in run_steps(run, first, rest):
             if isinstance(step, CallModel):
@@ -153,7 +153,7 @@ async def adrive(
     """
     manager = _manager(run, AsyncCallbackManager)
     tracer = await manager.on_chain_start(None, **_trace(run)) if manager.handlers else None
-    child = patch_config(run.config, callbacks=tracer.get_child()) if tracer else run.config
+    child = patch_config(run.config, callbacks=tracer.get_child()) if tracer else run.given_config
     try:
         for step in run_steps(run, first, rest):
             if isinstance(step, CallModel):

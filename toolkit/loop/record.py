@@ -22,6 +22,7 @@ from langchain_core.messages import (
     convert_to_messages,
 )
 from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables.config import ensure_config
 
 from toolkit.errors import ConfigError
 from toolkit.loop.result import LoopResult, LoopStatus, TokenUsage
@@ -40,7 +41,7 @@ class RunRecord:
     Args:
         question: A question, or the conversation so far (messages or message-likes).
         settings: The loop's settings.
-        config: The run's LangChain config (already through ``ensure_config``).
+        config: The LangChain config given to the loop, if any.
         endpoint: The model's base URL, named when a model call fails.
 
     Raises:
@@ -51,7 +52,7 @@ class RunRecord:
         self,
         question: str | Sequence[Any],
         settings: LoopSettings,
-        config: RunnableConfig,
+        config: RunnableConfig | None,
         endpoint: str | None = None,
     ) -> None:
         if isinstance(question, str):
@@ -63,8 +64,12 @@ class RunRecord:
             self.fresh, self.transcript = [], list(convert_to_messages(question))
             if not self.transcript:
                 raise ConfigError("no messages given; pass a question or a conversation.")
-        self.settings, self.config, self.endpoint = settings, config, endpoint
-        self.name = config.get("run_name") or "ToolLoop"
+        self.settings, self.endpoint = settings, endpoint
+        #: The config as given (``None``: none), passed on as it is when the run opens no trace.
+        self.given_config = config
+        #: The config through ``ensure_config``: where the run's name, id and callbacks are read.
+        self.config = ensure_config(config)
+        self.name = self.config.get("run_name") or "ToolLoop"
         self.model_calls = self.tool_calls = 0
         self.usage = TokenUsage()
         self.failures: dict[str, int] = {}
@@ -122,7 +127,8 @@ class RunRecord:
                     "invalid_tool_calls": [_with_id(call) for call in reply.invalid_tool_calls],
                 }
             )
-        self.usage += TokenUsage.of(reply)
+        if reply.usage_metadata:
+            self.usage += TokenUsage.of(reply)
         self.transcript.append(reply)
         if not reply.tool_calls and not reply.invalid_tool_calls:
             self.status, self.answer = LoopStatus.ANSWERED, reply.text
@@ -143,7 +149,7 @@ class RunRecord:
             "run() to continue."
         )
 
-    def tool_options(self, config: RunnableConfig) -> dict[str, Any]:
+    def tool_options(self, config: RunnableConfig | None) -> dict[str, Any]:
         """Keyword arguments for :func:`toolkit.loop.execution.execute_tool_calls` in this run."""
         settings = self.settings
         return {

@@ -19,7 +19,6 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import Runnable, RunnableConfig
-from langchain_core.runnables.config import ensure_config
 from langchain_core.tools import BaseTool, StructuredTool
 
 from toolkit.errors import ConfigError
@@ -30,6 +29,8 @@ from toolkit.loop.result import LoopResult
 from toolkit.loop.settings import LoopSettings, check_tool_choice, forces_a_call
 
 __all__ = ["ToolLoop"]
+
+_DEFAULTS = LoopSettings()
 
 
 class ToolLoop:
@@ -61,7 +62,7 @@ class ToolLoop:
         config: RunnableConfig | None = None,
         **options: Any,
     ) -> None:
-        self.settings = (settings or LoopSettings()).replace(**options)
+        self.settings = (settings or _DEFAULTS).replace(**options)
         self.tools = _as_tools(tools)
         check_tool_choice(self.settings.tool_choice, self.tools)
         self.model = recovering_chat_model(model)
@@ -144,7 +145,7 @@ class ToolLoop:
 
     def _record(self, question: str | Sequence[Any]) -> RunRecord:
         endpoint = getattr(self.model, "openai_api_base", None)
-        return RunRecord(question, self.settings, ensure_config(self.config), endpoint)
+        return RunRecord(question, self.settings, self.config, endpoint)
 
 
 def _as_tools(tools: Sequence[BaseTool | Callable[..., Any]]) -> dict[str, BaseTool]:
