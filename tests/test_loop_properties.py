@@ -49,6 +49,13 @@ KINDS: dict[str, tuple[str, bool, dict | None, str | None]] = {
 
 turns = st.lists(st.sampled_from(sorted(KINDS)), min_size=1, max_size=4)
 scripts = st.lists(turns, max_size=6)
+#: A run: what the model does, the budgets, and whether calls of one reply run concurrently.
+runs = {
+    "script": scripts,
+    "max_calls": st.integers(1, 8),
+    "budget": st.integers(1, 4),
+    "parallel": st.booleans(),
+}
 
 
 def _reply(turn_index: int, kinds: list[str]) -> AIMessage:
@@ -88,13 +95,7 @@ def _expected_status(script: list[list[str]], max_calls: int, budget: int) -> Lo
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    script=scripts,
-    max_calls=st.integers(1, 8),
-    budget=st.integers(1, 4),
-    parallel=st.booleans(),
-    use_async=st.booleans(),
-)
+@given(**runs, use_async=st.booleans())
 def test_every_call_is_answered_once_in_order_before_the_next_model_call(
     script, max_calls, budget, parallel, use_async
 ):
@@ -138,12 +139,7 @@ def _turn_of(transcript: list, position: int) -> int:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    script=scripts,
-    max_calls=st.integers(1, 8),
-    budget=st.integers(1, 4),
-    parallel=st.booleans(),
-)
+@given(**runs)
 def test_sync_and_async_runs_of_one_script_end_alike(script, max_calls, budget, parallel):
     def run(use_async: bool) -> tuple[LoopResult, ScriptedChatModel]:
         model = ScriptedChatModel([_reply(i, kinds) for i, kinds in enumerate(script)] + ["end"])

@@ -30,7 +30,22 @@ from toolkit.loop.execution import aexecute_tool_calls, execute_tool_calls
 from toolkit.loop.record import RunRecord
 from toolkit.loop.result import LoopResult
 
-__all__ = ["CallModel", "RunCalls", "adrive", "drive", "run_steps"]
+__all__ = ["Bound", "CallModel", "RunCalls", "adrive", "drive", "run_steps"]
+
+
+@dataclass(frozen=True)
+class Bound:
+    """What a run calls: the model bound to the tools, and the tools by name.
+
+    Attributes:
+        first: The model for the first call (bound with a forcing ``tool_choice``, if any).
+        rest: The model for the later calls.
+        tools: The bound tools by name.
+    """
+
+    first: Runnable
+    rest: Runnable
+    tools: Mapping[str, BaseTool]
 
 
 @dataclass
@@ -57,18 +72,16 @@ class RunCalls:
     calls: list[dict[str, Any]]
 
 
-def run_steps(
-    run: RunRecord, first: Runnable, rest: Runnable
-) -> Iterator[BaseMessage | CallModel | RunCalls]:
+def run_steps(run: RunRecord, bound: Bound) -> Iterator[BaseMessage | CallModel | RunCalls]:
     """The loop: new messages, and the requests a driver must carry out, in order.
 
     Calls left unanswered by a given conversation are run first. Then the model is called
-    (``first`` the first time, ``rest`` after) until it answers, fails or a budget runs out.
+    (``bound.first`` the first time, ``bound.rest`` after) until it answers, fails or a budget
+    runs out.
 
     Args:
         run: The run's record, which decides when the run ends.
-        first: The model bound for the first call (with a forcing ``tool_choice``, if any).
-        rest: The model bound for the later calls.
+        bound: The bound models.
 
     Yields:
         Each new message (for the driver to pass on), a :class:`CallModel` (the driver sets
@@ -81,7 +94,7 @@ def run_steps(
             yield RunCalls(calls)
         if not run.may_call_model():
             return
-        request = CallModel(first if run.model_calls == 0 else rest)
+        request = CallModel(bound.first if run.model_calls == 0 else bound.rest)
         yield request  # step 2: the model answers, or asks for tools
         if isinstance(request.reply, Exception):
             run.model_failed(request.reply)
@@ -93,16 +106,12 @@ def run_steps(
             return
 
 
-def drive(
-    run: RunRecord, first: Runnable, rest: Runnable, tools: Mapping[str, BaseTool]
-) -> Generator[BaseMessage, None, LoopResult]:
+def drive(run: RunRecord, bound: Bound) -> Generator[BaseMessage, None, LoopResult]:
     """Carry out :func:`run_steps` on this thread, under the run's own trace.
 
     Args:
         run: The run's record.
-        first: The model bound for the first call.
-        rest: The model bound for the later calls.
-        tools: The bound tools by name.
+        bound: What the run calls.
 
     Yields:
         Each new message.
@@ -114,14 +123,15 @@ def drive(
     tracer = manager.on_chain_start(None, **_trace(run)) if manager.handlers else None
     child = patch_config(run.config, callbacks=tracer.get_child()) if tracer else run.given_config
     try:
-        for step in run_steps(run, first, rest):
+        for step in run_steps(run, bound):
             if isinstance(step, CallModel):
                 try:
                     step.reply = step.model.invoke(run.transcript, child)
                 except Exception as exc:
                     step.reply = exc
             elif isinstance(step, RunCalls):
-                for message in execute_tool_calls(step.calls, tools, **run.tool_options(child)):
+                options = run.tool_options(child)
+                for message in execute_tool_calls(step.calls, bound.tools, **options):
                     yield run.record(message)
             else:
                 yield step
@@ -135,18 +145,14 @@ def drive(
     return result
 
 
-async def adrive(
-    run: RunRecord, first: Runnable, rest: Runnable, tools: Mapping[str, BaseTool]
-) -> AsyncIterator[BaseMessage]:
+async def adrive(run: RunRecord, bound: Bound) -> AsyncIterator[BaseMessage]:
     """Carry out :func:`run_steps` on the running event loop, under the run's own trace.
 
     Async tools run on the event loop, sync tools in threads; the result is ``run.result()``.
 
     Args:
         run: The run's record.
-        first: The model bound for the first call.
-        rest: The model bound for the later calls.
-        tools: The bound tools by name.
+        bound: What the run calls.
 
     Yields:
         Each new message.
@@ -155,7 +161,7 @@ async def adrive(
     tracer = await manager.on_chain_start(None, **_trace(run)) if manager.handlers else None
     child = patch_config(run.config, callbacks=tracer.get_child()) if tracer else run.given_config
     try:
-        for step in run_steps(run, first, rest):
+        for step in run_steps(run, bound):
             if isinstance(step, CallModel):
                 try:
                     step.reply = await step.model.ainvoke(run.transcript, child)
@@ -163,7 +169,7 @@ async def adrive(
                     step.reply = exc
             elif isinstance(step, RunCalls):
                 options = run.tool_options(child)
-                async for message in aexecute_tool_calls(step.calls, tools, **options):
+                async for message in aexecute_tool_calls(step.calls, bound.tools, **options):
                     yield run.record(message)
             else:
                 yield step

@@ -18,11 +18,11 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
-from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool
 
 from toolkit.errors import ConfigError
-from toolkit.loop.flow import adrive, drive
+from toolkit.loop.flow import Bound, adrive, drive
 from toolkit.loop.record import RunRecord
 from toolkit.loop.recovery import recovering_chat_model
 from toolkit.loop.result import LoopResult
@@ -67,7 +67,7 @@ class ToolLoop:
         check_tool_choice(self.settings.tool_choice, self.tools)
         self.model = recovering_chat_model(model)
         self.config = config
-        self._first, self._rest = _bind(self.model, list(self.tools.values()), self.settings)
+        self._bound = _bind(self.model, self.tools, self.settings)
 
     def steps(self, question: str | Sequence[Any]) -> Generator[BaseMessage, None, LoopResult]:
         """Run the loop, yielding every new message as it is appended to the transcript.
@@ -84,7 +84,7 @@ class ToolLoop:
         Returns:
             The result of the run.
         """
-        return (yield from drive(self._record(question), self._first, self._rest, self.tools))
+        return (yield from drive(self._record(question), self._bound))
 
     def run(
         self,
@@ -119,7 +119,7 @@ class ToolLoop:
         Yields:
             Each new message.
         """
-        async for message in adrive(self._record(question), self._first, self._rest, self.tools):
+        async for message in adrive(self._record(question), self._bound):
             yield message
 
     async def arun(
@@ -138,7 +138,7 @@ class ToolLoop:
             The result of the run.
         """
         run = self._record(question)
-        async for message in adrive(run, self._first, self._rest, self.tools):
+        async for message in adrive(run, self._bound):
             if on_message is not None:
                 on_message(message)
         return run.result()
@@ -158,17 +158,15 @@ def _as_tools(tools: Sequence[BaseTool | Callable[..., Any]]) -> dict[str, BaseT
     return by_name
 
 
-def _bind(
-    model: BaseChatModel, tools: list[BaseTool], settings: LoopSettings
-) -> tuple[Runnable, Runnable]:
+def _bind(model: BaseChatModel, tools: dict[str, BaseTool], settings: LoopSettings) -> Bound:
     """Bind the tools for the first model call and for the later ones (see ``tool_choice``)."""
-    options = {}
+    options, listed = {}, list(tools.values())
     if settings.parallel_tool_calls is not None:
         options["parallel_tool_calls"] = settings.parallel_tool_calls
     try:
-        first = model.bind_tools(tools, tool_choice=settings.tool_choice, **options)
+        first = model.bind_tools(listed, tool_choice=settings.tool_choice, **options)
         forcing = forces_a_call(settings.tool_choice)
-        return first, model.bind_tools(tools, **options) if forcing else first
+        return Bound(first, model.bind_tools(listed, **options) if forcing else first, tools)
     except NotImplementedError:
         raise ConfigError(
             f"{type(model).__name__} does not support bind_tools; use a chat model with tool "
