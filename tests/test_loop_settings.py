@@ -45,7 +45,10 @@ def test_settings_are_frozen():
         ({"max_model_calls": 2.5}, "max_model_calls=2.5 is not valid; use a whole number"),
         ({"max_model_calls": True}, "max_model_calls=True is not valid"),
         ({"retry_budget": 0}, "retry_budget=0 is not valid; use a whole number, 1 or more."),
-        ({"max_result_chars": 0}, "max_result_chars=0 is not valid; use a whole number"),
+        (
+            {"max_result_chars": 0},
+            "max_result_chars=0 is not valid; use a whole number, 1 or more, or None for no limit.",
+        ),
         (
             {"tool_timeout": -1},
             "tool_timeout=-1 is not valid; use a number of seconds above 0, or None for no limit.",
@@ -55,7 +58,10 @@ def test_settings_are_frozen():
         ({"max_wall_time": float("inf")}, "max_wall_time=inf is not valid"),
         ({"max_wall_time": "10"}, "max_wall_time='10' is not valid"),
         ({"parallel": "yes"}, "parallel='yes' is not valid; use True or False."),
-        ({"parallel_tool_calls": 1}, "parallel_tool_calls=1 is not valid; use True or False."),
+        (
+            {"parallel_tool_calls": 1},
+            "parallel_tool_calls=1 is not valid; use True, False or None (not sent).",
+        ),
         ({"tool_choice": 42}, 'tool_choice=42 is not valid: tool_choice must be "auto", "none"'),
     ],
 )

@@ -51,16 +51,19 @@ class LoopSettings:
     parallel: bool = True
 
     def __post_init__(self) -> None:
-        for name in ("max_model_calls", "retry_budget"):
-            _check_count(name, getattr(self, name))
-        for name in ("tool_timeout", "max_wall_time"):
-            _check_seconds(name, getattr(self, name))
+        _check_count("max_model_calls", self.max_model_calls)
+        _check_count("retry_budget", self.retry_budget)
         if self.max_result_chars is not None:
-            _check_count("max_result_chars", self.max_result_chars)
-        for name in ("parallel", "parallel_tool_calls"):
-            value = getattr(self, name)
-            if not isinstance(value, bool) and not (value is None and name != "parallel"):
-                raise ConfigError(f"{name}={value!r} is not valid; use True or False.")
+            _check_count("max_result_chars", self.max_result_chars, ", or None for no limit")
+        _check_seconds("tool_timeout", self.tool_timeout)
+        _check_seconds("max_wall_time", self.max_wall_time)
+        if not isinstance(self.parallel, bool):
+            raise ConfigError(f"parallel={self.parallel!r} is not valid; use True or False.")
+        if not isinstance(self.parallel_tool_calls, (bool, type(None))):
+            raise ConfigError(
+                f"parallel_tool_calls={self.parallel_tool_calls!r} is not valid; use True, False "
+                "or None (not sent)."
+            )
         _normal_tool_choice(self.tool_choice)
 
     def replace(self, **changes: Any) -> LoopSettings:
@@ -124,15 +127,16 @@ def _normal_tool_choice(tool_choice: Any) -> str | dict[str, Any] | None:
         raise ConfigError(f"tool_choice={tool_choice!r} is not valid: {exc}") from None
 
 
-def _check_count(name: str, value: Any) -> None:
+def _check_count(name: str, value: Any, or_else: str = "") -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigError(f"{name}={value!r} is not valid; use a whole number, 1 or more.")
+        raise ConfigError(f"{name}={value!r} is not valid; use a whole number, 1 or more{or_else}.")
 
 
 def _check_seconds(name: str, value: Any) -> None:
     if value is None:
         return
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf:
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not number or not 0 < value < math.inf:
         raise ConfigError(
             f"{name}={value!r} is not valid; use a number of seconds above 0, or None for no limit."
         )
