@@ -10,7 +10,8 @@ Measured side by side in one run, with the same zero-latency scripted model for 
 The contenders: the hand-written loop of the seed (``tool.invoke(tool_call)`` one call after
 another), LangChain's ``create_agent`` (a LangGraph graph; its tool node runs calls in a thread
 pool), and :class:`toolkit.loop.ToolLoop` with its default settings (timeouts on, so every tool
-call runs in its own thread). Run: ``python bench/loop_overhead.py``.
+call is handed to one of the loop's long-lived worker threads, see ``toolkit/loop/workers.py``).
+Run: ``python bench/loop_overhead.py``.
 """
 
 from __future__ import annotations

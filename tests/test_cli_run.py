@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from toolkit.loop import LoopSettings
 from toolkit.testing.server import Reply, ScriptedServer, completion, tool_call
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -103,6 +104,15 @@ def test_a_step_budget_exits_1_and_names_the_option_to_raise():
         )
     assert done.returncode == 1
     assert "step_budget_exhausted" in done.stdout and "--max-steps" in done.stdout
+
+
+def test_the_options_default_to_the_loop_settings():
+    done = toolkit("run", "--help", endpoint=None)
+    assert done.returncode == 0, done.stderr
+    text, defaults = " ".join(done.stdout.split()), LoopSettings()
+    assert f"model calls at most (default {defaults.max_model_calls})" in text
+    assert f"seconds per tool call (default {defaults.tool_timeout:g})" in text
+    assert f"seconds for the whole run (default {defaults.max_wall_time:g})" in text
 
 
 def test_a_failing_endpoint_exits_2_and_keeps_what_was_printed():

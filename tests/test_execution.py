@@ -12,13 +12,14 @@ import pytest
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.tools import StructuredTool, ToolException, tool
 
-from toolkit.arguments import decode_arguments, recover_tool_calls, recovering_chat_model
 from toolkit.errors import InvalidArgumentsError
-from toolkit.execution import (
+from toolkit.loop.arguments import decode_arguments
+from toolkit.loop.execution import (
     aexecute_tool_calls,
     execute_tool_call,
     execute_tool_calls,
 )
+from toolkit.loop.recovery import recover_tool_calls, recovering_chat_model
 
 
 @tool(parse_docstring=True)

@@ -20,11 +20,10 @@ import pytest
 from langchain_core.tools import tool
 
 from toolkit.config import load_settings
-from toolkit.loop import ToolLoop
+from toolkit.loop import LoopResult, LoopStatus, ToolLoop
 from toolkit.models import load_chat_model
 from toolkit.testing import chat_protocol_problems
 from toolkit.testing.server import Reply, ScriptedServer, completion, completion_chunks, tool_call
-from toolkit.transcript import LoopResult, LoopStatus
 
 QUESTION = "What is 2 + 3?"
 _RELEASE = threading.Event()

@@ -21,9 +21,10 @@ from hypothesis import strategies as st
 from langchain_core.messages import ToolMessage
 from langchain_core.tools import tool
 
-from toolkit.arguments import decode_arguments, recover_tool_calls
 from toolkit.errors import InvalidArgumentsError
-from toolkit.execution import aexecute_tool_calls, execute_tool_calls
+from toolkit.loop.arguments import decode_arguments
+from toolkit.loop.execution import aexecute_tool_calls, execute_tool_calls
+from toolkit.loop.recovery import recover_tool_calls
 from toolkit.testing.server import completion, tool_call
 
 EXAMPLES = 300

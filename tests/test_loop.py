@@ -16,10 +16,9 @@ from langchain_openai import ChatOpenAI
 from pydantic import ValidationError
 
 from toolkit.errors import ConfigError
-from toolkit.loop import ToolLoop
+from toolkit.loop import LoopStatus, ToolLoop, to_openai_messages
 from toolkit.testing import ScriptedChatModel, chat_protocol_problems
 from toolkit.testing.server import Reply, ScriptedServer, completion, completion_chunks, tool_call
-from toolkit.transcript import LoopStatus, to_openai_messages
 
 _CELSIUS = {"北京": 6, "西安": 5}
 

@@ -4,7 +4,8 @@ Hypothesis draws random model behaviour (valid calls, wrongly typed, missing or 
 arguments, unknown names, raising tools, invalid JSON, non-object JSON, double-encoded arguments,
 calls without ids, text answers) and random budgets, and runs the loop sync or async, parallel or
 not. The scripted model refuses any prompt that is not a valid chat-completions conversation, so
-a run that reached the end also proves the model never saw one.
+a run that reached the end also proves the model never saw one. The same script run sync and
+async gives the same transcript and result: both run one control flow.
 """
 
 from __future__ import annotations
@@ -16,9 +17,8 @@ from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import tool
 
-from toolkit.loop import ToolLoop
+from toolkit.loop import LoopResult, LoopStatus, ToolLoop, to_openai_messages
 from toolkit.testing import ScriptedChatModel, chat_protocol_problems
-from toolkit.transcript import LoopStatus
 
 
 @tool
@@ -49,6 +49,13 @@ KINDS: dict[str, tuple[str, bool, dict | None, str | None]] = {
 
 turns = st.lists(st.sampled_from(sorted(KINDS)), min_size=1, max_size=4)
 scripts = st.lists(turns, max_size=6)
+#: A run: what the model does, the budgets, and whether calls of one reply run concurrently.
+runs = {
+    "script": scripts,
+    "max_calls": st.integers(1, 8),
+    "budget": st.integers(1, 4),
+    "parallel": st.booleans(),
+}
 
 
 def _reply(turn_index: int, kinds: list[str]) -> AIMessage:
@@ -88,13 +95,7 @@ def _expected_status(script: list[list[str]], max_calls: int, budget: int) -> Lo
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    script=scripts,
-    max_calls=st.integers(1, 8),
-    budget=st.integers(1, 4),
-    parallel=st.booleans(),
-    use_async=st.booleans(),
-)
+@given(**runs, use_async=st.booleans())
 def test_every_call_is_answered_once_in_order_before_the_next_model_call(
     script, max_calls, budget, parallel, use_async
 ):
@@ -135,3 +136,49 @@ def test_every_call_is_answered_once_in_order_before_the_next_model_call(
 
 def _turn_of(transcript: list, position: int) -> int:
     return sum(isinstance(m, AIMessage) for m in transcript[:position])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**runs)
+def test_sync_and_async_runs_of_one_script_end_alike(script, max_calls, budget, parallel):
+    def run(use_async: bool) -> tuple[LoopResult, ScriptedChatModel]:
+        model = ScriptedChatModel([_reply(i, kinds) for i, kinds in enumerate(script)] + ["end"])
+        loop = ToolLoop(
+            model, [add, boom], max_model_calls=max_calls, retry_budget=budget, parallel=parallel
+        )
+        return (asyncio.run(loop.arun("go")) if use_async else loop.run("go")), model
+
+    (sync, sync_model), (async_, async_model) = run(False), run(True)
+    assert _comparable(sync) == _comparable(async_)
+    assert [_ids_by_order(call.messages) for call in sync_model.calls] == [
+        _ids_by_order(call.messages) for call in async_model.calls
+    ]
+
+
+def _comparable(result: LoopResult) -> tuple:
+    """Everything a result says, with generated call ids replaced by their order of appearance."""
+    return (
+        result.status,
+        result.answer,
+        result.model_calls,
+        result.tool_calls,
+        result.usage,
+        result.hint,
+        result.error,
+        _ids_by_order(result.transcript),
+    )
+
+
+def _ids_by_order(messages: list) -> list[dict]:
+    ids: dict[str, str] = {}
+
+    def number(call_id: str) -> str:
+        return ids.setdefault(call_id, f"id{len(ids)}")
+
+    converted = to_openai_messages(messages)
+    for data in converted:
+        for call in data.get("tool_calls", []):
+            call["id"] = number(call["id"])
+        if "tool_call_id" in data:
+            data["tool_call_id"] = number(data["tool_call_id"])
+    return converted

@@ -7,8 +7,8 @@ import io
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from rich.console import Console
 
+from toolkit.loop import LoopResult, LoopStatus, TokenUsage
 from toolkit.render import render_loop_result, render_message, render_transcript
-from toolkit.transcript import LoopResult, LoopStatus, TokenUsage
 
 REPLY = AIMessage(
     content="Let me check.",

@@ -28,12 +28,18 @@ if TYPE_CHECKING:
         ToolTimeoutError,
         UnknownToolError,
     )
-    from toolkit.execution import execute_tool_call, execute_tool_calls
     from toolkit.lint import Finding, LintReport, lint_paths, lint_source, lint_tools
-    from toolkit.loop import ToolLoop
+    from toolkit.loop import (
+        LoopResult,
+        LoopStatus,
+        TokenUsage,
+        ToolLoop,
+        execute_tool_call,
+        execute_tool_calls,
+        to_openai_messages,
+    )
     from toolkit.models import load_chat_model
     from toolkit.schema import parameters_table, tool_schema
-    from toolkit.transcript import LoopResult, LoopStatus, TokenUsage, to_openai_messages
 
 #: Public name -> the module that defines it.
 _EXPORTS: dict[str, str] = {
@@ -44,13 +50,13 @@ _EXPORTS: dict[str, str] = {
     "InvalidArgumentsError": "toolkit.errors",
     "LintReport": "toolkit.lint",
     "LocalModelError": "toolkit.errors",
-    "LoopResult": "toolkit.transcript",
-    "LoopStatus": "toolkit.transcript",
+    "LoopResult": "toolkit.loop",
+    "LoopStatus": "toolkit.loop",
     "ModelError": "toolkit.errors",
     "PromptError": "toolkit.errors",
     "Settings": "toolkit.config",
     "TargetError": "toolkit.errors",
-    "TokenUsage": "toolkit.transcript",
+    "TokenUsage": "toolkit.loop",
     "ToolCallError": "toolkit.errors",
     "ToolDefinitionError": "toolkit.errors",
     "ToolExecutionError": "toolkit.errors",
@@ -58,15 +64,15 @@ _EXPORTS: dict[str, str] = {
     "ToolTimeoutError": "toolkit.errors",
     "ToolkitError": "toolkit.errors",
     "UnknownToolError": "toolkit.errors",
-    "execute_tool_call": "toolkit.execution",
-    "execute_tool_calls": "toolkit.execution",
+    "execute_tool_call": "toolkit.loop",
+    "execute_tool_calls": "toolkit.loop",
     "lint_paths": "toolkit.lint",
     "lint_source": "toolkit.lint",
     "lint_tools": "toolkit.lint",
     "load_chat_model": "toolkit.models",
     "load_settings": "toolkit.config",
     "parameters_table": "toolkit.schema",
-    "to_openai_messages": "toolkit.transcript",
+    "to_openai_messages": "toolkit.loop",
     "tool_schema": "toolkit.schema",
 }
 

@@ -14,9 +14,14 @@ The tree, split by whose fault it is::
     ├── ToolCallError                 the model's fault: a bad call, fed back to the model
     │   ├── UnknownToolError          a tool name that is not bound (lists the valid names)
     │   └── InvalidArgumentsError     arguments that are not JSON or do not fit the schema
-    ├── ToolExecutionError            a tool raised, timed out or answered too much
+    ├── ToolExecutionError            a tool raised or timed out (fed back to the model)
     │   └── ToolTimeoutError
     └── BudgetExceededError           the run's budget ran out (names the setting to raise)
+
+The executor turns a failed tool call into a ``ToolMessage`` built from one of these errors
+(``ToolCallError`` or ``ToolExecutionError``); ``execute_tool_call(..., raise_errors=True)``
+raises it instead. ``LoopResult.raise_for_status()`` raises ``BudgetExceededError`` or
+``ModelError`` for a run that did not answer.
 
 Every message says what happened and what to do next. None of them ever contains an API key:
 settings hold keys as :class:`pydantic.SecretStr` and no error is built from a secret.
@@ -131,12 +136,24 @@ class InvalidArgumentsError(ToolCallError):
 
 
 class ToolExecutionError(ToolkitError):
-    """A tool raised, ran past its timeout, or returned more than the result limit."""
+    """A tool raised (the exception is the ``__cause__``) or ran past its timeout.
+
+    The message is written for the model: what failed and what to try instead.
+    """
 
 
 class ToolTimeoutError(ToolExecutionError):
-    """A tool ran past its timeout."""
+    """A tool ran past its timeout, or past the run's time budget."""
 
 
 class BudgetExceededError(ToolkitError):
-    """A run ended because a budget ran out; the message names the setting to raise."""
+    """A run ended because a budget ran out; the message names the setting to raise.
+
+    Args:
+        message: What ran out and what to do.
+        setting: The setting to raise (e.g. ``"max_model_calls"``).
+    """
+
+    def __init__(self, message: str, setting: str) -> None:
+        self.setting = setting
+        super().__init__(message)

@@ -19,8 +19,8 @@ from rich.table import Table
 from rich.text import Text
 
 from toolkit.lint import Finding
+from toolkit.loop import LoopResult
 from toolkit.schema import parameters_table
-from toolkit.transcript import LoopResult
 
 __all__: list[str] = [
     "render_findings",

@@ -20,11 +20,10 @@ from langchain_core.tools import BaseTool
 from rich.console import Console
 
 from toolkit.errors import TargetError
-from toolkit.loop import ToolLoop, check_tool_choice
+from toolkit.loop import LoopResult, LoopSettings, LoopStatus, ToolLoop, check_tool_choice
 from toolkit.models import load_chat_model
 from toolkit.render import render_loop_result, render_message
 from toolkit.targets import load_targets
-from toolkit.transcript import LoopResult, LoopStatus
 
 __all__ = ["DEMO_QUESTION", "load_tools", "register"]
 
@@ -68,9 +67,9 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-steps",
         type=_positive(int),
-        default=10,
+        default=LoopSettings.max_model_calls,
         metavar="N",
-        help="model calls at most (default 10)",
+        help=f"model calls at most (default {LoopSettings.max_model_calls})",
     )
     parser.add_argument(
         "--tool-choice",
@@ -80,16 +79,16 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--tool-timeout",
         type=_positive(float),
-        default=60.0,
+        default=LoopSettings.tool_timeout,
         metavar="S",
-        help="seconds per tool call",
+        help=f"seconds per tool call (default {LoopSettings.tool_timeout:g})",
     )
     parser.add_argument(
         "--max-time",
         type=_positive(float),
-        default=600.0,
+        default=LoopSettings.max_wall_time,
         metavar="S",
-        help="seconds for the whole run",
+        help=f"seconds for the whole run (default {LoopSettings.max_wall_time:g})",
     )
     parser.add_argument(
         "--sequential", action="store_true", help="run the tool calls of one reply one by one"
@@ -137,22 +136,22 @@ def load_tools(spec: str) -> list[BaseTool]:
 
 def _execute(question: str, args: argparse.Namespace) -> int:
     tools = load_tools(args.tools)
-    check_tool_choice(args.tool_choice, {tool.name for tool in tools})
-    options = {
-        "tool_choice": args.tool_choice,
-        "max_model_calls": args.max_steps,
-        "tool_timeout": args.tool_timeout,
-        "max_wall_time": args.max_time,
-        "parallel": not args.sequential,
-    }
+    settings = LoopSettings(
+        tool_choice=args.tool_choice,
+        max_model_calls=args.max_steps,
+        tool_timeout=args.tool_timeout,
+        max_wall_time=args.max_time,
+        parallel=not args.sequential,
+    )
+    check_tool_choice(settings.tool_choice, {tool.name for tool in tools})  # before the model loads
     if args.json:
-        result = ToolLoop(load_chat_model(), tools, **options).run(question)
+        result = ToolLoop(load_chat_model(), tools, settings=settings).run(question)
         print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
     else:
         console = Console(highlight=False)
         with console.status("loading the model…"):
             model = load_chat_model()
-        result = _stream(ToolLoop(model, tools, **options), question, console)
+        result = _stream(ToolLoop(model, tools, settings=settings), question, console)
     return _exit_status(result)
 
 

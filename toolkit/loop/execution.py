@@ -20,45 +20,44 @@ Timeouts: synchronous tools run on daemon threads (reused between calls) and asy
 as tasks on the event loop, which are cancelled when they time out. Python cannot stop a thread,
 so a synchronous tool that times out keeps running in the background until its function returns;
 its result is then discarded, and a daemon thread never keeps the process alive.
+
+Each failure is a :class:`~toolkit.errors.ToolCallError` (the model's mistake) or a
+:class:`~toolkit.errors.ToolExecutionError` (the tool's), whose message becomes the
+``ToolMessage``; :func:`execute_tool_call` raises it instead with ``raise_errors=True``.
+
+The sync and async executors share one core: the checks before a call (:func:`_prepare`), the
+start of a batch (:func:`_start_all`) and the verdict once a call has ended or run out of time
+(:func:`_settle`); each only waits in its own way.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextvars
-import json
-import queue
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from langchain_core.messages import ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, ToolException
 
-from toolkit.arguments import (
-    check_arguments,
-    decode_arguments,
-    describe_parameters,
+from toolkit.errors import (
+    InvalidArgumentsError,
+    ToolExecutionError,
+    ToolkitError,
+    ToolTimeoutError,
+    UnknownToolError,
 )
-from toolkit.errors import InvalidArgumentsError, UnknownToolError
+from toolkit.loop.arguments import check_arguments, decode_arguments, describe_parameters
+from toolkit.loop.settings import LoopSettings
+from toolkit.loop.workers import WORKERS
+from toolkit.wire import json_text
 
-__all__ = [
-    "DEFAULT_MAX_RESULT_CHARS",
-    "DEFAULT_TOOL_TIMEOUT",
-    "aexecute_tool_calls",
-    "execute_tool_call",
-    "execute_tool_calls",
-]
-
-#: Seconds one tool call may run before it is abandoned.
-DEFAULT_TOOL_TIMEOUT = 60.0
-#: Characters of a tool result fed back to the model; the rest is cut with a note.
-DEFAULT_MAX_RESULT_CHARS = 20_000
+__all__ = ["aexecute_tool_calls", "execute_tool_call", "execute_tool_calls"]
 
 
 @dataclass(frozen=True)
@@ -69,37 +68,73 @@ class _Ready:
     call: dict[str, Any]
 
 
-def _prepare(
-    call: Mapping[str, Any], tools_by_name: Mapping[str, BaseTool]
-) -> _Ready | ToolMessage:
+@dataclass(frozen=True)
+class _Failure:
+    """A call that failed: the error, and what the ``ToolMessage`` tells the model about it."""
+
+    call_id: str
+    name: str
+    error: ToolkitError
+    advice: str = ""
+
+    def message(self) -> ToolMessage:
+        text = f"Error: {self.error}{self.advice}"
+        return ToolMessage(text, tool_call_id=self.call_id, name=self.name, status="error")
+
+
+@dataclass(frozen=True)
+class _Limits:
+    """What bounds each call of a batch: its own timeout, the run's deadline, the result size."""
+
+    timeout: float | None
+    deadline: float | None
+    max_result_chars: int | None
+
+    def remaining(self, started: float) -> tuple[float | None, bool]:
+        """Seconds a call started at ``started`` may still run, and whether the deadline binds."""
+        own = None if self.timeout is None else started + self.timeout
+        if self.deadline is not None and (own is None or self.deadline < own):
+            return max(self.deadline - time.monotonic(), 0.0), True
+        return (None if own is None else max(own - time.monotonic(), 0.0)), False
+
+
+def _prepare(call: Mapping[str, Any], tools_by_name: Mapping[str, BaseTool]) -> _Ready | _Failure:
     call_id, name = call.get("id") or "", call.get("name") or ""
     tool = tools_by_name.get(name)
     if tool is None:
-        error = UnknownToolError(name, sorted(tools_by_name))
-        return _error(call_id, name, f"{error} Use a name from this list exactly.")
+        unknown = UnknownToolError(name, sorted(tools_by_name))
+        return _Failure(call_id, name, unknown, " Use a name from this list exactly.")
     try:
         if call.get("type") == "invalid_tool_call":
             args = decode_arguments(call.get("args"))
         else:
             args = call.get("args") or {}
     except InvalidArgumentsError as exc:
-        return _error(
-            call_id,
-            name,
+        text = (
             f"cannot read the arguments for tool {name!r}: {exc}\n{describe_parameters(tool)} "
-            "Send the arguments as a JSON object.",
+            "Send the arguments as a JSON object."
         )
+        return _Failure(call_id, name, InvalidArgumentsError(text))
     problems = check_arguments(tool, args)
     if problems:
         listed = "\n".join(f"- {problem}" for problem in problems)
         usage = describe_parameters(tool)
         text = f"invalid arguments for tool {name!r}:\n{listed}\n{usage} Call it again."
-        return _error(call_id, name, text)
+        return _Failure(call_id, name, InvalidArgumentsError(text))
     return _Ready(tool, {"name": name, "args": args, "id": call_id, "type": "tool_call"})
 
 
-def _error(call_id: str, name: str, text: str) -> ToolMessage:
-    return ToolMessage(content=f"Error: {text}", tool_call_id=call_id, name=name, status="error")
+def _settle(
+    ready: _Ready, ended: bool, result: Callable[[], Any], by_deadline: bool, limits: _Limits
+) -> ToolMessage | _Failure:
+    """The answer to a call that ended (``result()`` gives its output) or ran out of time."""
+    if not ended:
+        return _timed_out(ready, limits.timeout, by_deadline)
+    try:
+        output = result()
+    except Exception as exc:
+        return _failed(ready, exc)
+    return _outcome(ready, output, limits.max_result_chars)
 
 
 def _outcome(ready: _Ready, output: Any, max_result_chars: int | None) -> ToolMessage:
@@ -107,10 +142,10 @@ def _outcome(ready: _Ready, output: Any, max_result_chars: int | None) -> ToolMe
     if isinstance(output, ToolMessage):
         message = output
     else:
-        content = output if isinstance(output, str) else _stringify(output)
+        content = output if isinstance(output, str) else json_text(output)
         message = ToolMessage(content=content, tool_call_id=call["id"], name=call["name"])
     content = message.content
-    text = content if isinstance(content, str) else _stringify(content)
+    text = content if isinstance(content, str) else json_text(content)
     if max_result_chars is not None and len(text) > max_result_chars:
         note = (
             f"\n[truncated: the result has {len(text)} characters; only the first "
@@ -120,38 +155,33 @@ def _outcome(ready: _Ready, output: Any, max_result_chars: int | None) -> ToolMe
     return message
 
 
-def _failure(ready: _Ready, exc: BaseException) -> ToolMessage:
+def _failed(ready: _Ready, exc: BaseException) -> _Failure:
     """A tool raised: its message (a ``ToolException`` speaks to the model), else type + message."""
     name, text = ready.call["name"], str(exc).strip() or "(no message)"
     what = "failed" if isinstance(exc, ToolException) else f"raised {type(exc).__name__}"
     end = "" if text.endswith((".", "!", "?")) else "."
     advice = "Check the arguments, or answer without this tool."
-    return _error(ready.call["id"], name, f"tool {name!r} {what}: {text}{end} {advice}")
+    error = ToolExecutionError(f"tool {name!r} {what}: {text}{end} {advice}")
+    error.__cause__ = exc
+    return _Failure(ready.call["id"], name, error)
 
 
-def _timed_out(ready: _Ready, timeout: float | None, by_deadline: bool) -> ToolMessage:
+def _timed_out(ready: _Ready, timeout: float | None, by_deadline: bool) -> _Failure:
     name = ready.call["name"]
     why = (
         "the run's time budget (max_wall_time) ran out while it was running"
         if by_deadline
         else f"it did not finish within {timeout:g} s (tool_timeout)"
     )
-    return _error(
-        ready.call["id"],
-        name,
+    error = ToolTimeoutError(
         f"tool {name!r} was stopped: {why}. Its result is discarded; try simpler arguments "
-        "or answer without it.",
+        "or answer without it."
     )
+    return _Failure(ready.call["id"], name, error)
 
 
-def _remaining(
-    started: float, timeout: float | None, deadline: float | None
-) -> tuple[float | None, bool]:
-    """Seconds a call started at ``started`` may still run, and whether the run's deadline binds."""
-    own = None if timeout is None else started + timeout
-    if deadline is not None and (own is None or deadline < own):
-        return max(deadline - time.monotonic(), 0.0), True
-    return (None if own is None else max(own - time.monotonic(), 0.0)), False
+def _message(answer: ToolMessage | _Failure) -> ToolMessage:
+    return answer.message() if isinstance(answer, _Failure) else answer
 
 
 def _is_async_only(tool: BaseTool) -> bool:
@@ -170,53 +200,52 @@ def _invoke_sync(ready: _Ready, config: RunnableConfig | None) -> Any:
     return ready.tool.invoke(ready.call, config)
 
 
-class _DaemonWorkers:
-    """Reusable daemon threads: a call runs on an idle one, or on a new one when none is idle.
+def _start_all(
+    prepared: list[_Ready | _Failure], start: Callable[[_Ready, threading.Event | None], Any]
+) -> dict[int, tuple[Any, float]]:
+    """Start every ready call of a batch together (threads wait at a gate until all are in)."""
+    ready = [(index, item) for index, item in enumerate(prepared) if isinstance(item, _Ready)]
+    gate = threading.Event() if len(ready) > 1 else None
+    started = {index: (start(item, gate), time.monotonic()) for index, item in ready}
+    if gate is not None:
+        gate.set()
+    return started
 
-    Unlike a ``ThreadPoolExecutor`` the threads are daemons, so a tool that never returns cannot
-    keep the process alive, and there is no cap: a call never waits for a free thread. Threads
-    idle for ``idle_seconds`` exit.
-    """
 
-    def __init__(self, idle_seconds: float = 60.0) -> None:
-        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
-        self._lock = threading.Lock()
-        self._idle = 0
-        self._idle_seconds = idle_seconds
-
-    def submit(self, function: Callable[[], Any], gate: threading.Event | None = None) -> Future:
-        future: Future = Future()
-        job = (future, contextvars.copy_context(), function, gate)
-        with self._lock:
-            self._jobs.put(job)
-            if self._idle:
-                self._idle -= 1
+def _answers(
+    tool_calls: Sequence[Mapping[str, Any]],
+    tools_by_name: Mapping[str, BaseTool],
+    parallel: bool,
+    limits: _Limits,
+    config: RunnableConfig | None,
+) -> Iterator[ToolMessage | _Failure]:
+    """The sync executor: each call's answer, in call order, as soon as it is known."""
+    prepared = [_prepare(call, tools_by_name) for call in tool_calls]
+    bounded = limits.timeout is not None or limits.deadline is not None
+    if not bounded and (not parallel or len(prepared) < 2):  # nothing to wait for: run inline
+        for ready in prepared:
+            if isinstance(ready, _Failure):
+                yield ready
             else:
-                threading.Thread(target=self._work, name="toolkit-tool", daemon=True).start()
-        return future
+                yield _settle(ready, True, partial(_invoke_sync, ready, config), False, limits)
+        return
 
-    def _work(self) -> None:
-        while True:
-            try:
-                future, context, function, gate = self._jobs.get(timeout=self._idle_seconds)
-            except queue.Empty:
-                with self._lock:
-                    if self._jobs.empty():
-                        self._idle -= 1
-                        return
-                continue
-            if gate is not None:
-                gate.wait()
-            if future.set_running_or_notify_cancel():
-                try:
-                    future.set_result(context.run(function))
-                except BaseException as exc:  # delivered to the waiting caller, never lost
-                    future.set_exception(exc)
-            with self._lock:
-                self._idle += 1
+    def start(ready: _Ready, gate: threading.Event | None) -> Any:
+        return WORKERS.submit(partial(_invoke_sync, ready, config), gate)
 
-
-_WORKERS = _DaemonWorkers()
+    running = _start_all(prepared, start) if parallel else {}
+    for index, ready in enumerate(prepared):
+        if isinstance(ready, _Failure):
+            yield ready
+            continue
+        future, started = running.get(index) or (start(ready, None), time.monotonic())
+        limit, by_deadline = limits.remaining(started)
+        try:
+            future.exception(limit)  # waits; a tool's own TimeoutError is its result
+            ended = True
+        except FutureTimeout:
+            ended = False
+        yield _settle(ready, ended, future.result, by_deadline, limits)
 
 
 def execute_tool_calls(
@@ -224,8 +253,8 @@ def execute_tool_calls(
     tools_by_name: Mapping[str, BaseTool],
     *,
     parallel: bool = True,
-    timeout: float | None = DEFAULT_TOOL_TIMEOUT,
-    max_result_chars: int | None = DEFAULT_MAX_RESULT_CHARS,
+    timeout: float | None = LoopSettings.tool_timeout,
+    max_result_chars: int | None = LoopSettings.max_result_chars,
     config: RunnableConfig | None = None,
     deadline: float | None = None,
 ) -> Iterator[ToolMessage]:
@@ -246,53 +275,18 @@ def execute_tool_calls(
     Yields:
         One ``ToolMessage`` per call, with the call's id; ``status="error"`` when it failed.
     """
-    prepared = [_prepare(call, tools_by_name) for call in tool_calls]
-    threaded = timeout is not None or deadline is not None or (parallel and len(prepared) > 1)
-    running: dict[int, tuple[Future, float]] = {}
-
-    def start(index: int, gate: threading.Event | None = None) -> None:
-        ready = prepared[index]
-        if isinstance(ready, _Ready) and threaded:
-            future = _WORKERS.submit(lambda: _invoke_sync(ready, config), gate)
-            running[index] = (future, time.monotonic())
-
-    if parallel:
-        gate = threading.Event()
-        for index in range(len(prepared)):
-            start(index, gate)
-        gate.set()
-    for index, ready in enumerate(prepared):
-        if isinstance(ready, ToolMessage):
-            yield ready
-            continue
-        if not parallel:
-            start(index)
-        try:
-            if not threaded:
-                output = _invoke_sync(ready, config)
-            else:
-                future, started = running[index]
-                limit, by_deadline = _remaining(started, timeout, deadline)
-                try:
-                    output = future.result(limit)
-                except FutureTimeout:
-                    if future.done():
-                        raise
-                    yield _timed_out(ready, timeout, by_deadline)
-                    continue
-        except Exception as exc:
-            yield _failure(ready, exc)
-        else:
-            yield _outcome(ready, output, max_result_chars)
+    limits = _Limits(timeout, deadline, max_result_chars)
+    return map(_message, _answers(tool_calls, tools_by_name, parallel, limits, config))
 
 
 def execute_tool_call(
     tool_call: Mapping[str, Any],
     tools_by_name: Mapping[str, BaseTool],
     *,
-    timeout: float | None = DEFAULT_TOOL_TIMEOUT,
-    max_result_chars: int | None = DEFAULT_MAX_RESULT_CHARS,
+    timeout: float | None = LoopSettings.tool_timeout,
+    max_result_chars: int | None = LoopSettings.max_result_chars,
     config: RunnableConfig | None = None,
+    raise_errors: bool = False,
 ) -> ToolMessage:
     """Run one tool call safely and return exactly one ``ToolMessage`` for it.
 
@@ -303,19 +297,32 @@ def execute_tool_call(
         timeout: Seconds the tool may run; ``None`` for no limit.
         max_result_chars: Longest result fed back; ``None`` for no limit.
         config: LangChain config passed to the tool.
+        raise_errors: Raise the error a failed call would be answered with, instead of
+            returning it as a ``ToolMessage``. (A tool that answers with its own error
+            ``ToolMessage``, e.g. through ``handle_tool_error``, still returns it.)
 
     Returns:
         The tool's result, or an error (``status="error"``) telling the model what to fix.
+
+    Raises:
+        UnknownToolError: With ``raise_errors``, the tool is not in ``tools_by_name``.
+        InvalidArgumentsError: With ``raise_errors``, the arguments are not a JSON object that
+            fits the tool's schema.
+        ToolTimeoutError: With ``raise_errors``, the tool ran past ``timeout``.
+        ToolExecutionError: With ``raise_errors``, the tool raised (the ``__cause__``).
     """
-    options = {"timeout": timeout, "max_result_chars": max_result_chars, "config": config}
-    return next(execute_tool_calls([tool_call], tools_by_name, parallel=False, **options))
+    limits = _Limits(timeout, None, max_result_chars)
+    answer = next(_answers([tool_call], tools_by_name, False, limits, config))
+    if raise_errors and isinstance(answer, _Failure):
+        raise answer.error
+    return _message(answer)
 
 
 def _launch(ready: _Ready, config: RunnableConfig | None, gate: threading.Event | None) -> Any:
     """Start one call: async tools as a task on the running loop, sync tools in a thread."""
     if _has_coroutine(ready.tool):
         return asyncio.ensure_future(ready.tool.ainvoke(ready.call, config))
-    return asyncio.wrap_future(_WORKERS.submit(lambda: ready.tool.invoke(ready.call, config), gate))
+    return asyncio.wrap_future(WORKERS.submit(partial(ready.tool.invoke, ready.call, config), gate))
 
 
 async def aexecute_tool_calls(
@@ -323,8 +330,8 @@ async def aexecute_tool_calls(
     tools_by_name: Mapping[str, BaseTool],
     *,
     parallel: bool = True,
-    timeout: float | None = DEFAULT_TOOL_TIMEOUT,
-    max_result_chars: int | None = DEFAULT_MAX_RESULT_CHARS,
+    timeout: float | None = LoopSettings.tool_timeout,
+    max_result_chars: int | None = LoopSettings.max_result_chars,
     config: RunnableConfig | None = None,
     deadline: float | None = None,
 ) -> AsyncIterator[ToolMessage]:
@@ -342,46 +349,29 @@ async def aexecute_tool_calls(
     Yields:
         One ``ToolMessage`` per call, in call order.
     """
+    limits = _Limits(timeout, deadline, max_result_chars)
     prepared = [_prepare(call, tools_by_name) for call in tool_calls]
 
-    async def settle(ready: _Ready, running: asyncio.Future, started: float) -> ToolMessage:
-        limit, by_deadline = _remaining(started, timeout, deadline)
+    async def answer(ready: _Ready, running: asyncio.Future, started: float) -> ToolMessage:
+        limit, by_deadline = limits.remaining(started)
         done, _ = await asyncio.wait({running}, timeout=limit)
         if not done:
             running.cancel()
-            return _timed_out(ready, timeout, by_deadline)
-        try:
-            output = running.result()
-        except Exception as exc:
-            return _failure(ready, exc)
-        return _outcome(ready, output, max_result_chars)
+        return _message(_settle(ready, bool(done), running.result, by_deadline, limits))
 
+    launched: dict[int, tuple[Any, float]] = {}
     tasks: dict[int, asyncio.Future] = {}
-    launched: dict[int, tuple[asyncio.Future, float]] = {}
     if parallel:
-        gate = threading.Event()
-        launched = {
-            index: (_launch(ready, config, gate), time.monotonic())
-            for index, ready in enumerate(prepared)
-            if isinstance(ready, _Ready)
-        }
-        gate.set()
-        tasks = {i: asyncio.ensure_future(settle(prepared[i], *run)) for i, run in launched.items()}
+        launched = _start_all(prepared, lambda ready, gate: _launch(ready, config, gate))
+        tasks = {i: asyncio.ensure_future(answer(prepared[i], *run)) for i, run in launched.items()}
     try:
         for index, ready in enumerate(prepared):
-            if isinstance(ready, ToolMessage):
-                yield ready
+            if isinstance(ready, _Failure):
+                yield ready.message()
             elif parallel:
                 yield await tasks[index]
             else:
-                yield await settle(ready, _launch(ready, config, None), time.monotonic())
+                yield await answer(ready, _launch(ready, config, None), time.monotonic())
     finally:  # only does something when the caller stops early
         for future in [*tasks.values(), *(running for running, _ in launched.values())]:
             future.cancel()
-
-
-def _stringify(value: Any) -> str:
-    try:
-        return json.dumps(value, ensure_ascii=False, default=str)
-    except (TypeError, ValueError):
-        return str(value)

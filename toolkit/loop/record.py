@@ -1,18 +1,15 @@
-"""The record of a tool-loop run: its transcript, why it ended, what it cost.
+"""The books of a tool-loop run in progress: transcript, counters, token usage, budgets.
 
-:class:`RunRecord` keeps the books while :class:`toolkit.loop.ToolLoop` runs (counters, token
-usage, budgets, the hint naming the setting to raise); :class:`LoopResult` is what a run returns;
-:func:`to_openai_messages` turns a transcript into chat-completions message dicts (what
-``toolkit run --json`` prints).
+:class:`RunRecord` is what the control flow of :mod:`toolkit.loop.flow` consults and updates at
+every step: it decides, from the budgets in :class:`~toolkit.loop.settings.LoopSettings`, when a
+run ends, and what the :class:`~toolkit.loop.result.LoopResult` says about it (the hint naming
+the setting to raise).
 """
 
 from __future__ import annotations
 
 import time
-import uuid
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from enum import Enum
+from collections.abc import Sequence
 from typing import Any
 
 import httpx
@@ -23,149 +20,28 @@ from langchain_core.messages import (
     HumanMessage,
     ToolMessage,
     convert_to_messages,
-    convert_to_openai_messages,
 )
 from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables.config import ensure_config
 
 from toolkit.errors import ConfigError
+from toolkit.loop.result import LoopResult, LoopStatus, TokenUsage
+from toolkit.loop.settings import LoopSettings
+from toolkit.wire import new_call_id
 
-__all__ = ["LoopResult", "LoopStatus", "RunRecord", "TokenUsage", "to_openai_messages"]
-
-
-class LoopStatus(str, Enum):
-    """Why a run ended."""
-
-    ANSWERED = "answered"
-    STEP_BUDGET_EXHAUSTED = "step_budget_exhausted"
-    TIME_BUDGET_EXHAUSTED = "time_budget_exhausted"
-    RETRY_BUDGET_EXHAUSTED = "retry_budget_exhausted"
-    MODEL_ERROR = "model_error"
-
-
-@dataclass(frozen=True)
-class TokenUsage:
-    """Tokens reported by the model (``usage_metadata``), summed over a run."""
-
-    input_tokens: int = 0
-    output_tokens: int = 0
-    total_tokens: int = 0
-
-    @classmethod
-    def of(cls, message: BaseMessage) -> TokenUsage:
-        """The usage a reply reports in ``usage_metadata`` (zeros when it reports none).
-
-        Args:
-            message: A model reply.
-
-        Returns:
-            Its token usage.
-        """
-        usage = getattr(message, "usage_metadata", None) or {}
-        return cls(
-            *(usage.get(key, 0) for key in ("input_tokens", "output_tokens", "total_tokens"))
-        )
-
-    def __add__(self, other: TokenUsage) -> TokenUsage:
-        return TokenUsage(
-            self.input_tokens + other.input_tokens,
-            self.output_tokens + other.output_tokens,
-            self.total_tokens + other.total_tokens,
-        )
-
-
-@dataclass(frozen=True)
-class LoopResult:
-    """The outcome of one run of a :class:`ToolLoop`.
-
-    Attributes:
-        transcript: Every message, the input included; always a valid conversation, so it can be
-            passed back to :meth:`ToolLoop.run` to continue.
-        status: Why the run ended.
-        answer: The model's final text when ``status`` is ``ANSWERED``, else ``None``.
-        model_calls: How many times the model was called.
-        tool_calls: How many tool calls were answered.
-        usage: Tokens summed from every reply's ``usage_metadata``.
-        elapsed: Wall-clock seconds of the run.
-        hint: What to do when the run did not end with an answer (the setting to raise).
-        error: The model error that ended the run, if any, in one sentence.
-        exception: That error itself, for code that handles errors by type.
-    """
-
-    transcript: list[BaseMessage]
-    status: LoopStatus
-    answer: str | None
-    model_calls: int
-    tool_calls: int
-    usage: TokenUsage
-    elapsed: float
-    hint: str | None = None
-    error: str | None = None
-    exception: BaseException | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def answered(self) -> bool:
-        """Whether the run ended with an answer."""
-        return self.status is LoopStatus.ANSWERED
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the result as JSON-ready data, the transcript as OpenAI message dicts.
-
-        Returns:
-            ``status``, ``answer``, ``model_calls``, ``tool_calls``, ``usage``, ``elapsed``,
-            ``hint``, ``error`` and ``messages``.
-        """
-        return {
-            "status": self.status.value,
-            "answer": self.answer,
-            "model_calls": self.model_calls,
-            "tool_calls": self.tool_calls,
-            "usage": vars(self.usage),
-            "elapsed": round(self.elapsed, 3),
-            "hint": self.hint,
-            "error": self.error,
-            "messages": to_openai_messages(self.transcript),
-        }
-
-
-def to_openai_messages(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
-    """Convert messages to chat-completions dicts, invalid tool calls included.
-
-    ``convert_to_openai_messages`` drops ``invalid_tool_calls``, which would leave their tool
-    results answering nothing; ``ChatOpenAI`` sends them (raw arguments), and so does this.
-
-    Args:
-        messages: LangChain messages.
-
-    Returns:
-        One OpenAI message dict per message.
-    """
-    converted = []
-    for message in messages:
-        data = convert_to_openai_messages(message)
-        if isinstance(message, AIMessage) and message.invalid_tool_calls:
-            data.setdefault("tool_calls", []).extend(
-                {
-                    "type": "function",
-                    "id": call["id"],
-                    "function": {"name": call["name"], "arguments": call["args"]},
-                }
-                for call in message.invalid_tool_calls
-            )
-        converted.append(data)
-    return converted
+__all__ = ["RunRecord"]
 
 
 class RunRecord:
     """The record of a run in progress: transcript, counters, token usage and budgets.
 
-    :class:`toolkit.loop.ToolLoop` drives the steps; this keeps the books and decides, from the
-    budgets, when a run ends and what :class:`LoopResult` says about it.
+    The control flow drives the steps; this keeps the books and decides, from the budgets, when a
+    run ends and what :class:`LoopResult` says about it.
 
     Args:
         question: A question, or the conversation so far (messages or message-likes).
-        settings: The loop's settings (``max_model_calls``, ``max_wall_time``, ``retry_budget``,
-            ``parallel``, ``tool_timeout``, ``max_result_chars``).
-        config: The run's LangChain config (already through ``ensure_config``).
+        settings: The loop's settings.
+        config: The LangChain config given to the loop, if any.
         endpoint: The model's base URL, named when a model call fails.
 
     Raises:
@@ -175,8 +51,8 @@ class RunRecord:
     def __init__(
         self,
         question: str | Sequence[Any],
-        settings: Mapping[str, Any],
-        config: RunnableConfig,
+        settings: LoopSettings,
+        config: RunnableConfig | None,
         endpoint: str | None = None,
     ) -> None:
         if isinstance(question, str):
@@ -188,8 +64,12 @@ class RunRecord:
             self.fresh, self.transcript = [], list(convert_to_messages(question))
             if not self.transcript:
                 raise ConfigError("no messages given; pass a question or a conversation.")
-        self.settings, self.config, self.endpoint = settings, config, endpoint
-        self.name = config.get("run_name") or "ToolLoop"
+        self.settings, self.endpoint = settings, endpoint
+        #: The config as given (``None``: none), passed on as it is when the run opens no trace.
+        self.given_config = config
+        #: The config through ``ensure_config``: where the run's name, id and callbacks are read.
+        self.config = ensure_config(config)
+        self.name = self.config.get("run_name") or "ToolLoop"
         self.model_calls = self.tool_calls = 0
         self.usage = TokenUsage()
         self.failures: dict[str, int] = {}
@@ -197,7 +77,7 @@ class RunRecord:
         self.hint = self.error = self.answer = None
         self.exception: Exception | None = None
         self.started = time.monotonic()
-        wall = settings["max_wall_time"]
+        wall = settings.max_wall_time
         self.deadline = None if wall is None else self.started + wall
 
     def pending_calls(self) -> list[dict[str, Any]]:
@@ -221,7 +101,7 @@ class RunRecord:
         settings = self.settings
         if self.status is not None:
             return False
-        if self.model_calls >= settings["max_model_calls"]:
+        if self.model_calls >= settings.max_model_calls:
             self.status = LoopStatus.STEP_BUDGET_EXHAUSTED
             self.hint = (
                 f"The model was called {self.model_calls} times (max_model_calls) and still "
@@ -230,7 +110,7 @@ class RunRecord:
         elif self.deadline is not None and time.monotonic() >= self.deadline:
             self.status = LoopStatus.TIME_BUDGET_EXHAUSTED
             self.hint = (
-                f"The run took longer than max_wall_time={settings['max_wall_time']:g} s; "
+                f"The run took longer than max_wall_time={settings.max_wall_time:g} s; "
                 "raise max_wall_time (CLI: --max-time)."
             )
         return self.status is None
@@ -243,11 +123,12 @@ class RunRecord:
         if any(not call.get("id") for call in [*reply.tool_calls, *reply.invalid_tool_calls]):
             reply = reply.model_copy(
                 update={
-                    "tool_calls": [_with_id(c) for c in reply.tool_calls],
-                    "invalid_tool_calls": [_with_id(c) for c in reply.invalid_tool_calls],
+                    "tool_calls": [_with_id(call) for call in reply.tool_calls],
+                    "invalid_tool_calls": [_with_id(call) for call in reply.invalid_tool_calls],
                 }
             )
-        self.usage += TokenUsage.of(reply)
+        if reply.usage_metadata:
+            self.usage += TokenUsage.of(reply)
         self.transcript.append(reply)
         if not reply.tool_calls and not reply.invalid_tool_calls:
             self.status, self.answer = LoopStatus.ANSWERED, reply.text
@@ -268,13 +149,13 @@ class RunRecord:
             "run() to continue."
         )
 
-    def tool_options(self, config: RunnableConfig) -> dict[str, Any]:
-        """Keyword arguments for :func:`toolkit.execution.execute_tool_calls` in this run."""
+    def tool_options(self, config: RunnableConfig | None) -> dict[str, Any]:
+        """Keyword arguments for :func:`toolkit.loop.execution.execute_tool_calls` in this run."""
         settings = self.settings
         return {
-            "parallel": settings["parallel"],
-            "timeout": settings["tool_timeout"],
-            "max_result_chars": settings["max_result_chars"],
+            "parallel": settings.parallel,
+            "timeout": settings.tool_timeout,
+            "max_result_chars": settings.max_result_chars,
             "config": config,
             "deadline": self.deadline,
         }
@@ -282,7 +163,7 @@ class RunRecord:
     def record(self, message: ToolMessage) -> ToolMessage:
         """Append a tool result, applying the retry budget (a note, or the end of the run)."""
         self.tool_calls += 1
-        name, budget = message.name or "", self.settings["retry_budget"]
+        name, budget = message.name or "", self.settings.retry_budget
         if message.status != "error":
             self.failures[name] = 0
         else:
@@ -344,4 +225,4 @@ def _failure_hint(exc: Exception) -> str:
 
 
 def _with_id(call: dict[str, Any]) -> dict[str, Any]:
-    return call if call.get("id") else {**call, "id": f"call_{uuid.uuid4().hex[:24]}"}
+    return call if call.get("id") else {**call, "id": new_call_id()}
