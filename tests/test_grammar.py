@@ -336,6 +336,25 @@ def test_plain_start_can_be_turned_off(engine):
     assert not engine.accepts(text_grammar(), " {}")
 
 
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [
+        ("The sum is 11.", True),
+        ('He said "arguments are fine" and left.', True),
+        ('Call it like {"name": "add", "arguments": {"x": 1}}', False),
+        ('"arguments"', False),
+        ('x "argument" "argumentsx', True),
+        ('""arguments"', False),  # the automaton restarts inside a partial match
+        ("Use get_weather(city) to ask.", False),
+        ("get_weather is a tool; add (x) too.", True),
+        ("你好 <tool_call>", False),
+    ],
+)
+def test_text_may_not_contain_forbidden_strings(engine, text, ok):
+    grammar = text_grammar(forbidden=['"arguments"', "get_weather(", "add("])
+    assert engine.accepts(grammar, text) is ok
+
+
 def test_raw_control_characters_in_strings_are_rejected(engine):
     text = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "a\nb"}}\n</tool_call>'
     assert not engine.accepts(_grammar([GET_WEATHER]), text)

@@ -20,6 +20,7 @@ the first argument value that rules it out.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -34,7 +35,9 @@ from toolkit.local.decision.grounding import (
     adds_new_grounded_values,
     arguments_of,
     conversation_text,
+    known_numbers,
     rules_out_extra_call,
+    ungrounded_numbers,
 )
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import build_prompt, results_nudge
@@ -44,6 +47,7 @@ from toolkit.local.format.grammar import calls_grammar, text_grammar
 from toolkit.local.format.job import ChatJob, SamplingOptions
 from toolkit.local.format.json_scan import JsonScanner
 from toolkit.local.format.parser import ToolCallStream, parse_tool_calls
+from toolkit.wire import content_text
 
 if TYPE_CHECKING:  # decoding drives a loaded engine; the llama.cpp module is the runtime's
     from toolkit.local.runtime.engine import Engine
@@ -87,14 +91,11 @@ def answer(
         yield from decoder.free()
     elif job.tool_choice == "auto":
         decoder.p_text = text_probability(engine, tokens)
-        if decoder.p_text < policy.text_threshold and engine.token_id("<tool_call>") is not None:
-            decoder.names = name_probabilities(
-                engine, tokens, job.tool_names, floor=policy.name_floor
-            )
-            decoder.p_name = min(1.0, sum(decoder.names.values()))
+        if decoder.p_text < policy.text_threshold:
+            decoder.measure_names()
         p_name = 1.0 if decoder.p_name is None else decoder.p_name
         if decoder.p_text >= policy.text_threshold or p_name < policy.name_threshold:
-            yield from decoder.text()
+            yield from decoder.checked_text()
         else:
             yield from decoder.calls(None)
     elif job.tool_choice == "required":
@@ -143,9 +144,66 @@ class _Decoder:
             [self.engine.opening_tokens(NOT_TEXT_STARTS), self.engine.end_tokens()]
         )
 
+    def measure_names(self) -> None:
+        """The model's probability of naming each offered tool (when it can write the tag)."""
+        if self.names is None and self.engine.token_id("<tool_call>") is not None:
+            self.names = name_probabilities(
+                self.engine, self.tokens, self.job.tool_names, floor=self.policy.name_floor
+            )
+            self.p_name = min(1.0, sum(self.names.values()))
+
+    def checked_text(self) -> Iterator[Event]:
+        """A text answer that is checked before it is given (``tool_choice="auto"``).
+
+        The text is kept back until it is complete and then read for what shows the model
+        should have called a tool: a call written out (a ``{`` and a quote: generation stops
+        there), a repeat of the question, or — before any tool result — a number nobody
+        stated while the model would name an offered tool. Then the answer is decoded as
+        calls instead; otherwise the text is given as it is.
+        """
+        generation = self.engine.generate(
+            self.tokens,
+            self._options(),
+            grammar=text_grammar(forbidden=self._forbidden()),
+            cancel=self.cancel,
+            ban_first=self._not_text(),
+        )
+        text, leaked = "", False
+        for piece in generation:
+            text += piece
+            if _CALL_OPENING.search(text):
+                leaked = True
+                generation.close()
+                break
+        self.used += generation.completion_tokens
+        text = text.strip()
+        if leaked or self._needs_a_call(text):
+            self.measure_names()
+            p_name = 1.0 if self.p_name is None else self.p_name
+            if leaked or p_name >= self.policy.name_threshold:
+                yield from self.calls(None)
+                return
+        if text:
+            yield ContentDelta(text)
+        yield self._finished(generation.finish_reason or "stop", "text")
+
+    def _needs_a_call(self, text: str) -> bool:
+        question = _last_user_text(self.job.messages)
+        if _folded(text) == _folded(question) and question:
+            return True
+        if _has_results(self.job.messages):
+            return False
+        known = known_numbers(conversation_text(self.job.messages))
+        return bool(ungrounded_numbers({"text": text.casefold()}, known))
+
+    def _forbidden(self) -> list[str]:
+        """What a text answer may not contain: call JSON, or a call written as ``name(``."""
+        words = list(self.policy.forbidden_in_text)
+        return words + [f"{name}(" for name in self.job.tool_names]
+
     def _answer_from_results(self) -> list[int]:
-        """The prompt with :func:`~toolkit.local.decision.prompt.results_nudge` at its end (the same
-        prompt if the template refuses a late system message)."""
+        """The prompt with :func:`~toolkit.local.decision.prompt.results_nudge` at its end
+        (the same prompt if the template refuses a late system message)."""
         nudge = results_nudge(self.job.messages)
         messages = [*self.job.messages, {"role": "system", "content": nudge}]
         try:
@@ -156,10 +214,11 @@ class _Decoder:
 
     def text(self, *, from_results: bool = False) -> Iterator[Event]:
         constrained = bool(self.job.tools) and self.job.constrained
+        forbidden = self._forbidden() + (["{"] if from_results else [])
         generation = self.engine.generate(
             self._answer_from_results() if from_results else self.tokens,
             self._options(),
-            grammar=text_grammar() if constrained else None,
+            grammar=text_grammar(forbidden=forbidden) if constrained else None,
             cancel=self.cancel,
             ban_first=self._not_text() if constrained else None,
         )
@@ -223,17 +282,32 @@ class _Decoder:
             job.messages if auto and self.policy.drop_repeated_calls else [], self.policy
         )
         grammar = calls_grammar(job.tools, names=[name] if name else None, max_calls=1)
+        grounding = conversation_text(job.messages)
+        known = known_numbers(grounding)
+
+        def ungrounded(call: dict[str, Any]) -> bool:
+            return auto and bool(ungrounded_numbers(arguments_of(call), known))
+
         pieces, generation, found = self._attempt(self.tokens, grammar)
         tried = {c["function"]["name"] for c in found}
-        while found and all(history.redundant(c) for c in found):
-            self.repeated += len(found)
+        fallback = None  # the model's own first choice, should no other tool do better
+        while found and all(history.redundant(c) or ungrounded(c) for c in found):
+            if all(history.redundant(c) for c in found):
+                self.repeated += len(found)
+            elif fallback is None:
+                fallback = pieces, generation, found
             others = sorted(
                 (p, n)
                 for n, p in (self.names or {}).items()
                 if n not in tried and p >= self.policy.alternative_threshold
             )
             if not others:
-                yield from self.text(from_results=True)  # the results are already there
+                if fallback is not None and not _has_results(job.messages):
+                    pieces, generation, found = fallback
+                    break
+                # the results are already there (or, after a text that wrote a call, the call
+                # was no good): the answer is text, from the results
+                yield from self.text(from_results=True)
                 return
             tried.add(others[-1][1])
             narrow = calls_grammar(job.tools, names=[others[-1][1]], max_calls=1)
@@ -246,7 +320,6 @@ class _Decoder:
                 yield event
         context = self.tokens + generation.tokens
         made = [arguments_of(c) for c in found]
-        grounding = conversation_text(job.messages)
         newline = self.engine.tokenize("\n", bos=False)
         more = name is None and job.parallel_tool_calls and len(found) == 1
         while more and generation.finish_reason == "stop" and len(made) < self.policy.max_calls:
@@ -275,3 +348,22 @@ class _Decoder:
             yield event
         reason = "tool_calls" if count else (generation.finish_reason or "stop")
         yield self._finished(reason, "calls")
+
+
+def _has_results(messages: list[dict[str, Any]]) -> bool:
+    return any(message.get("role") == "tool" for message in messages)
+
+
+#: A call written out in a text answer: a brace, then a quoted key.
+_CALL_OPENING = re.compile(r"\{\s*[\"']")
+
+
+def _last_user_text(messages: list[dict[str, Any]]) -> str:
+    for message in reversed(messages):
+        if message.get("role") == "user":
+            return content_text(message.get("content"))
+    return ""
+
+
+def _folded(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())

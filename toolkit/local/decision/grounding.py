@@ -28,7 +28,9 @@ __all__ = [
     "adds_new_grounded_values",
     "arguments_of",
     "conversation_text",
+    "known_numbers",
     "rules_out_extra_call",
+    "ungrounded_numbers",
 ]
 
 _DEFAULT = ToolPolicy()
@@ -229,3 +231,58 @@ class CallHistory:
         novel = {_spelled(v) for v in _leaves(arguments_of(call))} - self._values[fn["name"]]
         results = "\n".join(self._results.get(fn["name"], []))
         return bool(results) and all(_mentioned(v, results, self._share) for v in novel - {""})
+
+
+#: A number written in text (signs are left off: "-15 °C" grounds 15 and -15).
+_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?!\d)")
+#: Numbers a call may always use: they carry no fact.
+_NEUTRAL = frozenset({0.0, 1.0})
+
+
+def known_numbers(text: str) -> frozenset[float]:
+    """The numbers a text states, so that a call may use them.
+
+    Each number counts as written and, when followed by ``%``, as a fraction too ("5%" grounds
+    5 and 0.05).
+
+    Args:
+        text: :func:`conversation_text` of the conversation.
+
+    Returns:
+        The numbers, as floats.
+    """
+    found = set(_NEUTRAL)
+    for match in _NUMBER.finditer(text):
+        value = float(match.group())
+        found.add(value)
+        if text[match.end() : match.end() + 1] == "%":
+            found.add(round(value / 100, 12))
+    return frozenset(found)
+
+
+def _numbers_of(value: Any) -> Iterator[float]:
+    for leaf in _leaves(value):
+        if isinstance(leaf, bool):
+            continue
+        if isinstance(leaf, (int, float)):
+            yield abs(float(leaf))
+        elif isinstance(leaf, str):
+            yield from (float(m.group()) for m in _NUMBER.finditer(leaf))
+
+
+def ungrounded_numbers(arguments: Mapping[str, Any], known: frozenset[float]) -> list[float]:
+    """The numbers a call's arguments use that the conversation never stated.
+
+    A small model fills numeric arguments with the examples of a tool's description (``add``
+    documented with "e.g. 6" is called as ``add(6, 5)`` before any 6 was looked up), or invents
+    a step of arithmetic nobody asked for. Numbers inside text arguments (an expression for a
+    calculator) count too.
+
+    Args:
+        arguments: The call's arguments.
+        known: :func:`known_numbers` of the conversation.
+
+    Returns:
+        The ungrounded numbers, in order (empty for a grounded call).
+    """
+    return [value for value in _numbers_of(arguments) if round(value, 12) not in known]

@@ -67,6 +67,13 @@ class ToolPolicy:
         nudge: Sentence added to the system turn for ``tool_choice="auto"``; ``None`` or
             ``""`` adds nothing.
         drop_repeated_calls: Drop calls identical to one made earlier in the conversation.
+        forbidden_in_text: Strings a text answer may never contain when tools are offered
+            (the keys of a call written out as JSON); an offered tool's name followed by ``(``
+            is refused too, so an answer can neither write a call as code nor recite the
+            labels of :attr:`label_results`.
+        label_results: Show each tool result to the model prefixed by the call it answers
+            (``add(x=6, y=5) = 11``), a departure from the stock template that keeps a small
+            model from answering with the wrong result.
     """
 
     text_threshold: float = 0.3
@@ -78,6 +85,8 @@ class ToolPolicy:
     max_calls: int = 8
     nudge: str | None = DEFAULT_NUDGE
     drop_repeated_calls: bool = True
+    forbidden_in_text: tuple[str, ...] = ('"name', '"arguments', '"parameters', "'name'")
+    label_results: bool = True
 
     def __post_init__(self) -> None:
         for name in (*_PROBABILITIES, "word_share"):

@@ -8,6 +8,7 @@ holds every result it needs.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -16,13 +17,79 @@ from toolkit.local.format.job import ChatJob
 from toolkit.local.format.template import render_prompt
 from toolkit.wire import content_text
 
-__all__ = ["build_prompt", "prompt_messages", "results_nudge"]
+__all__ = ["build_prompt", "call_label", "labelled_results", "prompt_messages", "results_nudge"]
 
 _DEFAULT_SYSTEM = "You are a helpful assistant."
 
 
+def call_label(name: str, arguments: Any) -> str:
+    """A call as one line of text: ``add(x=6, y=5)``, values written as JSON.
+
+    Args:
+        name: The tool's name.
+        arguments: Its arguments (an object, or JSON text of one).
+
+    Returns:
+        The label.
+    """
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            return f"{name}({arguments})"
+    if not isinstance(arguments, Mapping):
+        return f"{name}({json.dumps(arguments, ensure_ascii=False)})"
+    listed = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in arguments.items())
+    return f"{name}({listed})"
+
+
+def labelled_results(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The messages with each tool result prefixed by the call it answers.
+
+    ``{"role": "tool", "content": "11"}`` answering ``add(x=6, y=5)`` becomes
+    ``add(x=6, y=5) = 11``. A result is matched to its call by ``tool_call_id``, else to the
+    next unanswered call of the assistant message before it; a result that answers no call is
+    left as it is.
+
+    Args:
+        messages: OpenAI messages.
+
+    Returns:
+        New message dicts (the given ones are not modified).
+    """
+    out: list[dict[str, Any]] = []
+    calls: dict[str, str] = {}
+    unanswered: list[str] = []
+    for message in messages:
+        message = dict(message)
+        role = message.get("role")
+        if role == "assistant":
+            calls, unanswered = {}, []
+            for call in message.get("tool_calls") or []:
+                fn = call.get("function") or {}
+                label = call_label(str(fn.get("name")), fn.get("arguments"))
+                key = str(call.get("id") or len(unanswered))
+                calls[key] = label
+                unanswered.append(key)
+        elif role == "tool":
+            key = str(message.get("tool_call_id"))
+            if key not in calls and unanswered:
+                key = unanswered[0]
+            if key in calls:
+                if key in unanswered:
+                    unanswered.remove(key)
+                message["content"] = f"{calls[key]} = {content_text(message.get('content'))}"
+        out.append(message)
+    return out
+
+
 def prompt_messages(job: ChatJob, policy: ToolPolicy) -> list[dict[str, Any]]:
-    """The messages the template renders: the job's, with the policy's nudge when it applies.
+    """The messages the template renders: the job's, with the policy's changes.
+
+    With tools offered and ``tool_choice="auto"``, the nudge joins the system turn; with
+    :attr:`~toolkit.local.decision.policy.ToolPolicy.label_results`, each tool result is
+    prefixed by the call it answers (:func:`labelled_results`), so the model sees which
+    result belongs to which question.
 
     Args:
         job: The request.
@@ -31,7 +98,8 @@ def prompt_messages(job: ChatJob, policy: ToolPolicy) -> list[dict[str, Any]]:
     Returns:
         A new list of messages (the job's are not modified).
     """
-    messages = [dict(m) for m in job.messages]
+    labelled = policy.label_results and job.constrained
+    messages = labelled_results(job.messages) if labelled else [dict(m) for m in job.messages]
     if not (job.tools and job.tool_choice == "auto" and job.constrained and policy.nudge):
         return messages
     if messages and messages[0].get("role") in ("system", "developer"):

@@ -112,42 +112,78 @@ def calls_grammar(
     return builder.render(root)
 
 
-def _text_rules(builder: GrammarBuilder, plain_start: bool) -> str:
-    """Rules for text never containing ``<tool_call>``; returns the start rule's name.
+#: Characters a text answer may not begin with: a JSON or fenced call cannot pass as text.
+_NOT_PLAIN_START = "{[`\x20\t\r\n"
 
-    Rule ``text-k`` reads the rest of the text when what came before ends with the first ``k``
-    characters of the tag (a right-linear grammar, so the parser's stack does not grow). With
-    ``plain_start`` the text may not begin with whitespace, ``{``, ``[`` or a backtick, so a
-    JSON or fenced call cannot pass as text.
+
+def _class_char(char: str) -> str:
+    code = ord(char)
+    if code < 0x80:
+        return f"\\x{code:02X}"
+    return f"\\u{code:04X}" if code < 0x10000 else f"\\U{code:08X}"
+
+
+def _next_state(state: str, char: str, prefixes: set[str]) -> str:
+    """The longest end of ``state + char`` that begins some forbidden string."""
+    text = state + char
+    for start in range(len(text) + 1):
+        if text[start:] in prefixes:
+            return text[start:]
+    return ""
+
+
+def _text_rules(builder: GrammarBuilder, plain_start: bool, forbidden: Sequence[str]) -> str:
+    """Rules for text containing none of ``forbidden``; returns the start rule's name.
+
+    The rules are the states of a string-matching automaton (Aho-Corasick): a state is the
+    longest end of the text so far that begins a forbidden string; a state that ends with a
+    whole forbidden string has no rule, so the text cannot go there. Every rule is
+    right-linear, so llama.cpp's parser stack does not grow with the text. With
+    ``plain_start`` the text may not begin with whitespace, ``{``, ``[`` or a backtick.
     """
-    tag = _OPEN
-    names = [f"text-{k}" for k in range(len(tag))]
-    builder.rules[names[0]] = f'| [^<] {names[0]} | "<" {names[1]}'
-    for k in range(1, len(tag)):
-        nxt = tag[k]
-        alts = ["", f'"<" {names[1]}']
-        if k + 1 < len(tag):
-            alts.append(f"{gbnf_literal(nxt)} {names[k + 1]}")
-        alts.append(f"[^<{nxt}] {names[0]}")
-        builder.rules[names[k]] = " | ".join(alts)
+    patterns = sorted({p for p in forbidden if p})
+    prefixes = {p[:i] for p in patterns for i in range(len(p) + 1)}
+    alphabet = sorted({ch for p in patterns for ch in p})
+    dead = {q for q in prefixes if any(q.endswith(p) for p in patterns)}
+    states = sorted(prefixes - dead, key=lambda q: (len(q), q))
+    names = {q: f"text-{i}" for i, q in enumerate(states)}
+
+    def rule(state: str, banned: str = "") -> str:
+        alts, to_root = [""], []
+        for char in alphabet:
+            target = _next_state(state, char, prefixes)
+            if target in dead or char in banned:
+                continue
+            if target == "":
+                to_root.append(char)
+            else:
+                alts.append(f"{gbnf_literal(char)} {names[target]}")
+        excluded = (set(alphabet) - set(to_root)) | set(banned)
+        alts.append(f"[^{''.join(_class_char(c) for c in sorted(excluded))}] {names['']}")
+        return " | ".join(alts)
+
+    for state in states:
+        builder.rules[names[state]] = rule(state)
     if not plain_start:
-        return names[0]
-    builder.rules["text"] = f'| [^<{{[`\\x20\\t\\r\\n] {names[0]} | "<" {names[1]}'
+        return names[""]
+    builder.rules["text"] = rule("", banned=_NOT_PLAIN_START)
     return "text"
 
 
-def text_grammar(*, plain_start: bool = True) -> str:
-    """A grammar admitting any text that never opens a ``<tool_call>`` (``tool_choice="none"``).
+def text_grammar(*, plain_start: bool = True, forbidden: Iterable[str] = ()) -> str:
+    """A grammar admitting any text that never opens a ``<tool_call>``.
 
     Args:
         plain_start: Also refuse text that begins with whitespace, ``{``, ``[`` or a backtick,
             the ways a small model starts a JSON or fenced call outside the template format.
+        forbidden: More strings the text may never contain (say ``"arguments"``, so that no
+            call can be written out as text).
 
     Returns:
         GBNF text whose start rule is ``root``.
     """
     builder = GrammarBuilder()
-    return builder.render(_text_rules(builder, plain_start))
+    return builder.render(_text_rules(builder, plain_start, [_OPEN, *forbidden]))
 
 
 def _split_literal(body: str, markers: dict[str, str]) -> str:
