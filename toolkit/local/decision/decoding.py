@@ -40,13 +40,14 @@ from toolkit.local.decision.grounding import (
     ungrounded_numbers,
 )
 from toolkit.local.decision.policy import ToolPolicy
-from toolkit.local.decision.prompt import build_prompt, results_nudge
+from toolkit.local.decision.prompt import answer_messages, build_prompt, results_nudge
 from toolkit.local.decision.signals import NOT_TEXT_STARTS, name_probabilities, text_probability
 from toolkit.local.format.events import ContentDelta, Event, Finished, ToolCallEvent
 from toolkit.local.format.grammar import calls_grammar, text_grammar
 from toolkit.local.format.job import ChatJob, SamplingOptions
 from toolkit.local.format.json_scan import JsonScanner
 from toolkit.local.format.parser import ToolCallStream, parse_tool_calls
+from toolkit.local.format.template import render_prompt
 from toolkit.wire import content_text
 
 if TYPE_CHECKING:  # decoding drives a loaded engine; the llama.cpp module is the runtime's
@@ -85,8 +86,9 @@ def answer(
     policy = policy or ToolPolicy()
     tokens = engine.tokenize(build_prompt(job, policy, engine.chat_template))
     decoder = _Decoder(engine, job, policy, tokens, cancel)
+    answered = _has_results(job.messages[_last_user(job.messages) :])
     if not job.tools or job.tool_choice == "none":
-        yield from decoder.text()
+        yield from decoder.text(from_results=answered and job.constrained)
     elif not job.constrained:
         yield from decoder.free()
     elif job.tool_choice == "auto":
@@ -95,7 +97,10 @@ def answer(
             decoder.measure_names()
         p_name = 1.0 if decoder.p_name is None else decoder.p_name
         if decoder.p_text >= policy.text_threshold or p_name < policy.name_threshold:
-            yield from decoder.checked_text()
+            if answered:
+                yield from decoder.text(from_results=True)
+            else:
+                yield from decoder.checked_text()
         else:
             yield from decoder.calls(None)
     elif job.tool_choice == "required":
@@ -202,8 +207,13 @@ class _Decoder:
         return words + [f"{name}(" for name in self.job.tool_names]
 
     def _answer_from_results(self) -> list[int]:
-        """The prompt with :func:`~toolkit.local.decision.prompt.results_nudge` at its end
-        (the same prompt if the template refuses a late system message)."""
+        """The final-answer step's prompt (:func:`~toolkit.local.decision.prompt.
+        answer_messages`), or with that step turned off the prompt with
+        :func:`~toolkit.local.decision.prompt.results_nudge` at its end (the same prompt if
+        the template refuses a late system message)."""
+        step = answer_messages(self.job.messages) if self.policy.answer_step else None
+        if step is not None:
+            return self.engine.tokenize(render_prompt(step, None, template=self.template))
         nudge = results_nudge(self.job.messages)
         messages = [*self.job.messages, {"role": "system", "content": nudge}]
         try:
@@ -214,7 +224,7 @@ class _Decoder:
 
     def text(self, *, from_results: bool = False) -> Iterator[Event]:
         constrained = bool(self.job.tools) and self.job.constrained
-        forbidden = self._forbidden() + (["{"] if from_results else [])
+        forbidden = [*self._forbidden(), "{"]  # no JSON at all in a text answer to a tool prompt
         generation = self.engine.generate(
             self._answer_from_results() if from_results else self.tokens,
             self._options(),
@@ -356,6 +366,12 @@ def _has_results(messages: list[dict[str, Any]]) -> bool:
 
 #: A call written out in a text answer: a brace, then a quoted key.
 _CALL_OPENING = re.compile(r"\{\s*[\"']")
+
+
+def _last_user(messages: list[dict[str, Any]]) -> int:
+    """The position of the last user message (0 when there is none)."""
+    positions = [i for i, m in enumerate(messages) if m.get("role") == "user"]
+    return positions[-1] if positions else 0
 
 
 def _last_user_text(messages: list[dict[str, Any]]) -> str:

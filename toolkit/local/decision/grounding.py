@@ -235,8 +235,6 @@ class CallHistory:
 
 #: A number written in text (signs are left off: "-15 °C" grounds 15 and -15).
 _NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?!\d)")
-#: Numbers a call may always use: they carry no fact.
-_NEUTRAL = frozenset({0.0, 1.0})
 
 
 def known_numbers(text: str) -> frozenset[float]:
@@ -251,7 +249,7 @@ def known_numbers(text: str) -> frozenset[float]:
     Returns:
         The numbers, as floats.
     """
-    found = set(_NEUTRAL)
+    found: set[float] = set()
     for match in _NUMBER.finditer(text):
         value = float(match.group())
         found.add(value)

@@ -71,6 +71,9 @@ class ToolPolicy:
             (the keys of a call written out as JSON); an offered tool's name followed by ``(``
             is refused too, so an answer can neither write a call as code nor recite the
             labels of :attr:`label_results`.
+        answer_step: Once this turn's tools have answered, write the final answer from a
+            prompt of its own: the question, the labelled results and a request for one
+            sentence that states the result (no tool definitions).
         label_results: Show each tool result to the model prefixed by the call it answers
             (``add(x=6, y=5) = 11``), a departure from the stock template that keeps a small
             model from answering with the wrong result.
@@ -87,6 +90,7 @@ class ToolPolicy:
     drop_repeated_calls: bool = True
     forbidden_in_text: tuple[str, ...] = ('"name', '"arguments', '"parameters', "'name'")
     label_results: bool = True
+    answer_step: bool = True
 
     def __post_init__(self) -> None:
         for name in (*_PROBABILITIES, "word_share"):

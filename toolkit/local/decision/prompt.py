@@ -17,7 +17,15 @@ from toolkit.local.format.job import ChatJob
 from toolkit.local.format.template import render_prompt
 from toolkit.wire import content_text
 
-__all__ = ["build_prompt", "call_label", "labelled_results", "prompt_messages", "results_nudge"]
+__all__ = [
+    "answer_messages",
+    "build_prompt",
+    "call_label",
+    "labelled_results",
+    "prompt_messages",
+    "results_nudge",
+    "turn_results",
+]
 
 _DEFAULT_SYSTEM = "You are a helpful assistant."
 
@@ -151,3 +159,67 @@ def results_nudge(messages: Sequence[Mapping[str, Any]]) -> str:
                 return f"{RESULTS_NUDGE} The question was: {question}"
             break
     return RESULTS_NUDGE
+
+
+_ANSWER_ASK = {
+    "zh": ("问题：", "函数调用的结果：", "请根据这些结果，用一句完整的话回答问题，给出结果。"),
+    "en": (
+        "Question: ",
+        "Results of the function calls:",
+        "Using these results, answer the question in one complete sentence that states the result.",
+    ),
+}
+
+
+def _language(text: str) -> str:
+    return "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "en"
+
+
+def turn_results(messages: Sequence[Mapping[str, Any]]) -> tuple[str, list[str]]:
+    """The last user question and the labelled tool results that came after it.
+
+    Args:
+        messages: OpenAI messages.
+
+    Returns:
+        The question ("" when there is none) and each result as ``call = result``.
+    """
+    labelled = labelled_results(messages)
+    for position in range(len(labelled) - 1, -1, -1):
+        if labelled[position].get("role") == "user":
+            question = content_text(labelled[position].get("content")).strip()
+            results = [
+                content_text(m.get("content")).strip()
+                for m in labelled[position + 1 :]
+                if m.get("role") == "tool"
+            ]
+            return question, results
+    return "", []
+
+
+def answer_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]] | None:
+    """The final-answer step: the question and the results it rests on, and nothing else.
+
+    Once the tools have answered, a small model reading the whole tool conversation tends to
+    recite the first result, or to call again. Asked anew — the question, the results of this
+    turn labelled with their calls, and a request for one sentence that states the result, in
+    the question's language, without the tool definitions — it answers the question.
+
+    Args:
+        messages: OpenAI messages.
+
+    Returns:
+        A short conversation (the client's system message, if any, then one user turn), or
+        ``None`` when this turn has no tool results.
+    """
+    question, results = turn_results(messages)
+    if not question or not results:
+        return None
+    head, listed, ask = _ANSWER_ASK[_language(question)]
+    body = f"{head}{question}\n\n{listed}\n" + "\n".join(results) + f"\n\n{ask}"
+    system = [
+        {"role": "system", "content": content_text(m.get("content"))}
+        for m in messages[:1]
+        if m.get("role") in ("system", "developer")
+    ]
+    return [*system, {"role": "user", "content": body}]
