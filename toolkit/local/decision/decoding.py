@@ -24,31 +24,37 @@ import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from toolkit.errors import PromptError
 from toolkit.local.decision.grounding import (
-    CallHistory,
     adds_new_grounded_values,
     arguments_of,
     conversation_text,
     known_numbers,
+    numbers_of,
+    repeats,
     rules_out_extra_call,
     ungrounded_numbers,
 )
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import answer_messages, build_prompt, results_nudge
 from toolkit.local.decision.signals import NOT_TEXT_STARTS, name_probabilities, text_probability
+from toolkit.local.decision.turn import (
+    CallJudge,
+    has_results,
+    last_question,
+    turn_start,
+    unused_numbers,
+)
 from toolkit.local.format.events import ContentDelta, Event, Finished, ToolCallEvent
 from toolkit.local.format.grammar import calls_grammar, text_grammar
 from toolkit.local.format.job import ChatJob, SamplingOptions
 from toolkit.local.format.json_scan import JsonScanner
 from toolkit.local.format.parser import ToolCallStream, parse_tool_calls
 from toolkit.local.format.template import render_prompt
-from toolkit.wire import content_text
 
 if TYPE_CHECKING:  # decoding drives a loaded engine; the llama.cpp module is the runtime's
     from toolkit.local.runtime.engine import Engine
@@ -86,7 +92,7 @@ def answer(
     policy = policy or ToolPolicy()
     tokens = engine.tokenize(build_prompt(job, policy, engine.chat_template))
     decoder = _Decoder(engine, job, policy, tokens, cancel)
-    answered = _has_results(job.messages[_last_user(job.messages) :])
+    answered = has_results(job.messages[turn_start(job.messages) :])
     if not job.tools or job.tool_choice == "none":
         yield from decoder.text(from_results=answered and job.constrained)
     elif not job.constrained:
@@ -96,7 +102,10 @@ def answer(
         if decoder.p_text < policy.text_threshold:
             decoder.measure_names()
         p_name = 1.0 if decoder.p_name is None else decoder.p_name
-        if decoder.p_text >= policy.text_threshold or p_name < policy.name_threshold:
+        if answered and unused_numbers(job.messages):
+            decoder.measure_names()  # the question still has numbers no step has used
+            yield from decoder.calls(None)
+        elif decoder.p_text >= policy.text_threshold or p_name < policy.name_threshold:
             if answered:
                 yield from decoder.text(from_results=True)
             else:
@@ -182,21 +191,20 @@ class _Decoder:
                 break
         self.used += generation.completion_tokens
         text = text.strip()
-        if leaked or self._needs_a_call(text):
+        echo = bool(text) and _folded(text) == _folded(last_question(self.job.messages))
+        if leaked or echo or self._invents_numbers(text):
             self.measure_names()
             p_name = 1.0 if self.p_name is None else self.p_name
-            if leaked or p_name >= self.policy.name_threshold:
+            if leaked or echo or p_name >= self.policy.name_threshold:
                 yield from self.calls(None)
                 return
         if text:
             yield ContentDelta(text)
         yield self._finished(generation.finish_reason or "stop", "text")
 
-    def _needs_a_call(self, text: str) -> bool:
-        question = _last_user_text(self.job.messages)
-        if _folded(text) == _folded(question) and question:
-            return True
-        if _has_results(self.job.messages):
+    def _invents_numbers(self, text: str) -> bool:
+        """Before any tool result: whether the text states a number nobody gave."""
+        if has_results(self.job.messages):
             return False
         known = known_numbers(conversation_text(self.job.messages))
         return bool(ungrounded_numbers({"text": text.casefold()}, known))
@@ -258,52 +266,109 @@ class _Decoder:
         yield self._finished(reason, "free")
 
     def _attempt(
-        self, context: list[int], grammar: str, doomed: Callable[[Any], bool] | None = None
-    ) -> tuple[list[str], Any, list[dict]]:
-        """One grammar-constrained call; with ``doomed``, given up (no calls found) as soon
-        as a completed argument value satisfies it."""
+        self, context: list[int], grammar: str, doomed: Doom | None = None
+    ) -> tuple[list[str], Any, list[dict], bool]:
+        """One grammar-constrained call: its pieces, generation, calls and whether it was
+        given up because ``doomed`` said so of a completed argument value."""
         generation = self.engine.generate(
             context, self._options(), grammar=grammar, cancel=self.cancel
         )
         pieces: list[str] = []
         scanner = JsonScanner(values_under="arguments", skip_prefix=True) if doomed else None
+        written: dict[str, Any] = {}
         for piece in generation:
             pieces.append(piece)
-            if scanner is not None and any(map(doomed, scanner.feed(piece))):
-                generation.close()
-                self.used += generation.completion_tokens
-                return pieces, generation, []
+            if scanner is None:
+                continue
+            values = scanner.feed(piece)
+            keys = scanner.keys[len(scanner.keys) - len(values) :]
+            for value, key in zip(values, keys, strict=True):
+                if key is not None:
+                    written.setdefault(key, value)
+                named = _NAMED.search("".join(pieces))
+                if doomed(value, written, named.group(1) if named else None):
+                    generation.close()
+                    self.used += generation.completion_tokens
+                    return pieces, generation, [], True
         self.used += generation.completion_tokens
         text = "".join(pieces)
         found = parse_tool_calls(text, self.job.tool_names, lenient=False).tool_calls
-        return pieces, generation, found
+        return pieces, generation, found, False
+
+    def _probes(self, last: str, grammar: str) -> list[str]:
+        """The grammars one more call is tried under: the same tool as the call before (the
+        second city of a parallel request), then the other tools."""
+        others = [n for n in self.job.tool_names if n != last]
+        if not others:
+            return [grammar]
+        tools = self.job.tools
+        return [
+            calls_grammar(tools, names=[last], max_calls=1),
+            calls_grammar(tools, names=others, max_calls=1),
+        ]
 
     def calls(self, name: str | None) -> Iterator[Event]:
         """Calls, one ``<tool_call>`` block at a time.
 
         With ``tool_choice="auto"`` a first call that repeats one the conversation already
-        made is replaced by a call of the next most likely tool, and when every likely tool
-        only repeats, the answer is text. When several calls are allowed the model is then
-        made to write one more, kept only when it is no repeat and
-        :func:`adds_new_grounded_values`; otherwise it is discarded and the answer ends.
+        made, or uses values the conversation never gave, gives way to a call of the next most
+        likely tool; when no tool does better the answer is text from the results (or, before
+        any result, the model's own first call). When several calls are allowed the model is
+        then made to write one more, first of the same tool and then of another, kept only
+        when it is no repeat and :func:`adds_new_grounded_values`; otherwise the answer ends.
         """
-        job, auto = self.job, name is None and self.job.tool_choice == "auto"
-        history = CallHistory(
-            job.messages if auto and self.policy.drop_repeated_calls else [], self.policy
-        )
+        job = self.job
+        turn = CallJudge(job, self.policy, auto=name is None and job.tool_choice == "auto")
         grammar = calls_grammar(job.tools, names=[name] if name else None, max_calls=1)
-        grounding = conversation_text(job.messages)
-        known = known_numbers(grounding)
+        first = self._first_call(turn, grammar)
+        if first is None:
+            yield from self.text(from_results=True)  # the answer is already in the results
+            return
+        pieces, generation, found = first
+        stream = ToolCallStream(job.tool_names, lenient=False)
+        count = 0
+        for piece in pieces:
+            for event in stream.feed(piece):
+                count += isinstance(event, ToolCallEvent)
+                yield event
+        context = self.tokens + generation.tokens
+        made = [(c["function"]["name"], arguments_of(c)) for c in found]
+        newline = self.engine.tokenize("\n", bos=False)
+        # One more call is probed for in a turn's first step, or while numbers stated in the
+        # question or the results wait for a call to use them.
+        first_step = not has_results(job.messages[turn_start(job.messages) :])
+        more = name is None and job.parallel_tool_calls and len(found) == 1
+        more = more and (first_step or bool(_unused_after(job.messages, found)))
+        while more and generation.finish_reason == "stop" and len(made) < self.policy.max_calls:
+            if self._options().max_tokens < self.policy.min_extra_call_tokens:
+                break
+            attempt = context + newline
+            kept = self._extra_call(turn, attempt, made, grammar)
+            if kept is None:
+                break  # the model had nothing new to ask for
+            pieces, generation, call = kept
+            for piece in ["\n", *pieces]:
+                for event in stream.feed(piece):
+                    count += isinstance(event, ToolCallEvent)
+                    yield event
+            made.append((call["function"]["name"], arguments_of(call)))
+            context = attempt + generation.tokens
+        for event in stream.finish():
+            count += isinstance(event, ToolCallEvent)
+            yield event
+        reason = "tool_calls" if count else (generation.finish_reason or "stop")
+        yield self._finished(reason, "calls")
 
-        def ungrounded(call: dict[str, Any]) -> bool:
-            return auto and bool(ungrounded_numbers(arguments_of(call), known))
-
-        pieces, generation, found = self._attempt(self.tokens, grammar)
-        tried = {c["function"]["name"] for c in found}
+    def _first_call(
+        self, turn: CallJudge, grammar: str
+    ) -> tuple[list[str], Any, list[dict]] | None:
+        """The first call of the answer, or ``None`` when the answer should be text."""
+        pieces, generation, found, doomed = self._attempt(self.tokens, grammar, turn.repeat_doom)
+        tried = {c["function"]["name"] for c in found} | ({turn.doomed_name} - {None})
         fallback = None  # the model's own first choice, should no other tool do better
-        while found and all(history.redundant(c) or ungrounded(c) for c in found):
-            if all(history.redundant(c) for c in found):
-                self.repeated += len(found)
+        while doomed or (found and all(turn.rejected(c) for c in found)):
+            if doomed or all(turn.history.redundant(c) for c in found):
+                self.repeated += max(1, len(found))
             elif fallback is None:
                 fallback = pieces, generation, found
             others = sorted(
@@ -312,74 +377,62 @@ class _Decoder:
                 if n not in tried and p >= self.policy.alternative_threshold
             )
             if not others:
-                if fallback is not None and not _has_results(job.messages):
-                    pieces, generation, found = fallback
-                    break
-                # the results are already there (or, after a text that wrote a call, the call
-                # was no good): the answer is text, from the results
-                yield from self.text(from_results=True)
-                return
+                if fallback is not None and not has_results(self.job.messages):
+                    return fallback
+                return None
             tried.add(others[-1][1])
-            narrow = calls_grammar(job.tools, names=[others[-1][1]], max_calls=1)
-            pieces, generation, found = self._attempt(self.tokens, narrow)
-        stream = ToolCallStream(job.tool_names, lenient=False)
-        count = 0
-        for piece in pieces:
-            for event in stream.feed(piece):
-                count += isinstance(event, ToolCallEvent)
-                yield event
-        context = self.tokens + generation.tokens
-        made = [arguments_of(c) for c in found]
-        newline = self.engine.tokenize("\n", bos=False)
-        more = name is None and job.parallel_tool_calls and len(found) == 1
-        while more and generation.finish_reason == "stop" and len(made) < self.policy.max_calls:
-            if self._options().max_tokens < self.policy.min_extra_call_tokens:
-                break
-            attempt = context + newline
-            doomed = partial(
-                rules_out_extra_call, previous=list(made), text=grounding, policy=self.policy
-            )
-            pieces, extra, found = self._attempt(attempt, grammar, doomed)
-            if not (
-                extra.finish_reason == "stop"
+            narrow = calls_grammar(self.job.tools, names=[others[-1][1]], max_calls=1)
+            turn.doomed_name = None
+            pieces, generation, found, doomed = self._attempt(self.tokens, narrow, turn.repeat_doom)
+            tried |= {turn.doomed_name} - {None}
+        return pieces, generation, found
+
+    def _extra_call(
+        self, turn: CallJudge, context: list[int], made: list[tuple[str, dict]], grammar: str
+    ) -> tuple[list[str], Any, dict] | None:
+        """One more call, tried under each probe grammar; ``None`` when none is kept."""
+        previous = [arguments for _, arguments in made]
+
+        def doomed(value: Any, written: dict[str, Any], tool: str | None) -> bool:
+            if rules_out_extra_call(value, previous, turn.grounding, self.policy):
+                return True
+            earlier = [a for n, a in made if n == tool] + turn.history.arguments.get(tool, [])
+            required = turn.required.get(tool or "", [])
+            return tool is not None and repeats(written, required, earlier, rearranged=True)
+
+        for probe in self._probes(made[-1][0], grammar):
+            pieces, generation, found, _ = self._attempt(context, probe, doomed)
+            if (
+                generation.finish_reason == "stop"
                 and len(found) == 1
-                and not history.redundant(found[0])
-                and adds_new_grounded_values(arguments_of(found[0]), made, grounding, self.policy)
+                and not turn.history.redundant(found[0])
+                and adds_new_grounded_values(
+                    arguments_of(found[0]), previous, turn.grounding, self.policy
+                )
             ):
-                break  # discarded: the model had nothing new to ask for
-            for piece in ["\n", *pieces]:
-                for event in stream.feed(piece):
-                    count += isinstance(event, ToolCallEvent)
-                    yield event
-            made.append(arguments_of(found[0]))
-            context, generation = attempt + extra.tokens, extra
-        for event in stream.finish():
-            count += isinstance(event, ToolCallEvent)
-            yield event
-        reason = "tool_calls" if count else (generation.finish_reason or "stop")
-        yield self._finished(reason, "calls")
+                return pieces, generation, found[0]
+        return None
 
 
-def _has_results(messages: list[dict[str, Any]]) -> bool:
-    return any(message.get("role") == "tool" for message in messages)
+#: The tool a call being written names.
+_NAMED = re.compile(r'"name": "([^"]+)"')
+#: Says, of a completed argument value (with the values so far and the tool's name), that the
+#: call being written will be discarded.
+Doom = Callable[[Any, dict[str, Any], str | None], bool]
 
 
 #: A call written out in a text answer: a brace, then a quoted key.
 _CALL_OPENING = re.compile(r"\{\s*[\"']")
 
 
-def _last_user(messages: list[dict[str, Any]]) -> int:
-    """The position of the last user message (0 when there is none)."""
-    positions = [i for i, m in enumerate(messages) if m.get("role") == "user"]
-    return positions[-1] if positions else 0
-
-
-def _last_user_text(messages: list[dict[str, Any]]) -> str:
-    for message in reversed(messages):
-        if message.get("role") == "user":
-            return content_text(message.get("content"))
-    return ""
-
-
 def _folded(text: str) -> str:
     return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def _unused_after(messages: list[dict[str, Any]], calls: list[dict[str, Any]]) -> list[float]:
+    """Numbers this turn stated (question and results) that no call, these ones included, used."""
+    start = turn_start(messages)
+    turn = [*messages[start:], {"role": "assistant", "tool_calls": calls}]
+    stated = known_numbers(conversation_text([m for m in turn if m.get("role") != "assistant"]))
+    used = {v for m in turn for c in m.get("tool_calls") or [] for v in numbers_of(arguments_of(c))}
+    return sorted(stated - used)

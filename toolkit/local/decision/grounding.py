@@ -29,8 +29,11 @@ __all__ = [
     "arguments_of",
     "conversation_text",
     "known_numbers",
+    "numbers_of",
+    "repeats",
     "rules_out_extra_call",
     "ungrounded_numbers",
+    "ungrounded_values",
 ]
 
 _DEFAULT = ToolPolicy()
@@ -71,8 +74,9 @@ def _occurs(value: str, text: str) -> bool:
     """Whether ``value`` occurs in ``text`` as a whole word or number.
 
     An end of the value that is a Latin letter or a digit must not touch another one ("m" is
-    not in "maximum", "1" is not in "15" or "0.1", but "4" is in "4cm"); scripts written
-    without spaces (Chinese, Japanese) match anywhere.
+    not in "maximum", "1" is not in "15" or "0.1", but "4" is in "4cm"), except for a plural
+    ending ("banana" is in "bananas"); scripts written without spaces (Chinese, Japanese)
+    match anywhere.
     """
     if not value:
         return False
@@ -88,13 +92,14 @@ def _edge(char: str) -> str:
 
 
 _EDGE_BEFORE = {"digit": r"(?<![0-9.])", "latin": r"(?<![A-Za-z0-9])"}
-_EDGE_AFTER = {"digit": r"(?![0-9]|\.[0-9])", "latin": r"(?![A-Za-z0-9])"}
+#: After a word a plural ending may follow ("banana" is mentioned by "bananas").
+_EDGE_AFTER = {"digit": r"(?![0-9]|\.[0-9])", "latin": r"(?:e?s)?(?![A-Za-z0-9])"}
 
 
 def _mentioned(value: str, text: str, share: float) -> bool:
     if _occurs(value, text):
         return True
-    words = re.findall(r"\w+", value)
+    words = _words(value)
     return bool(words) and sum(_occurs(word, text) for word in words) >= share * len(words)
 
 
@@ -110,7 +115,9 @@ def adds_new_grounded_values(
     copy of the first, the same values shuffled, or invented values. A genuine extra call
     (the second city, the other artist) differs from the calls before it in values the user
     wrote. So: the call's argument values not already used by an earlier call of this
-    answer must exist, and each must be mentioned in the conversation.
+    answer must exist and bring a word or number none of those calls used (the same numbers
+    rearranged into another expression ask for nothing new), and each must be mentioned in
+    the conversation.
 
     Args:
         arguments: The candidate call's arguments.
@@ -123,7 +130,17 @@ def adds_new_grounded_values(
     """
     before = {_spelled(v) for call in previous for v in _leaves(call)}
     novel = {_spelled(v) for v in _leaves(arguments)} - before - {""}
-    return bool(novel) and all(_mentioned(value, text, policy.word_share) for value in novel)
+    used = {word for value in before for word in _words(value)}
+    fresh = {word for value in novel for word in _words(value)} - used
+    return bool(fresh) and all(_mentioned(value, text, policy.word_share) for value in novel)
+
+
+#: The words of a value: numbers (decimals whole) and runs of letters.
+_WORD = re.compile(r"\d+(?:\.\d+)?|[^\W\d_]+")
+
+
+def _words(value: str) -> list[str]:
+    return _WORD.findall(value)
 
 
 def rules_out_extra_call(
@@ -151,6 +168,40 @@ def rules_out_extra_call(
     if not spelled or spelled in {_spelled(v) for call in previous for v in _leaves(call)}:
         return False
     return not _mentioned(spelled, text, policy.word_share)
+
+
+def repeats(
+    written: Mapping[str, Any],
+    required: Sequence[str],
+    earlier: Sequence[Mapping[str, Any]],
+    *,
+    rearranged: bool = False,
+) -> bool:
+    """Whether the arguments written so far already make a call a repeat of an earlier one.
+
+    Once every required argument is written and each written value equals that of an earlier
+    call of the same tool, the call asks again for what was asked: generation can stop there
+    instead of writing the rest. With ``rearranged``, a call whose values bring no word or
+    number the earlier calls did not use (``add(5, 6)`` after ``add(6, 5)``) counts too.
+
+    Args:
+        written: The call's argument values completed so far, by name.
+        required: The tool's required argument names.
+        earlier: The arguments of the earlier calls of the same tool.
+        rearranged: Also count the same words and numbers in another order.
+
+    Returns:
+        True for a repeat.
+    """
+    if not earlier or not required or any(name not in written for name in required):
+        return False
+    if rearranged:
+        used = {w for call in earlier for v in _leaves(call) for w in _words(_spelled(v))}
+        return {w for v in written.values() for w in _words(_spelled(v))} <= used
+    return any(
+        all(_spelled(value) == _spelled(call.get(name)) for name, value in written.items())
+        for call in earlier
+    )
 
 
 def arguments_of(call: Mapping[str, Any]) -> dict[str, Any]:
@@ -197,6 +248,8 @@ class CallHistory:
     ) -> None:
         self._share = policy.word_share
         self.signatures: set[tuple[str, str]] = set()
+        #: The arguments of every call the conversation made, by tool name.
+        self.arguments: dict[str, list[dict[str, Any]]] = {}
         self._values: dict[str, set[str]] = {}
         self._results: dict[str, list[str]] = {}
         names_by_id: dict[str, str] = {}
@@ -207,6 +260,7 @@ class CallHistory:
                     name = str(fn.get("name"))
                     self.signatures.add(_signature(name, fn.get("arguments")))
                     arguments = arguments_of({"function": fn})
+                    self.arguments.setdefault(name, []).append(arguments)
                     self._values.setdefault(name, set()).update(map(_spelled, _leaves(arguments)))
                     names_by_id[str(call.get("id"))] = name
             elif message.get("role") == "tool":
@@ -258,7 +312,15 @@ def known_numbers(text: str) -> frozenset[float]:
     return frozenset(found)
 
 
-def _numbers_of(value: Any) -> Iterator[float]:
+def numbers_of(value: Any) -> Iterator[float]:
+    """Every number in a value: numbers, and numbers written inside text (signs left off).
+
+    Args:
+        value: Call arguments, or any JSON value.
+
+    Yields:
+        Each number, as a float.
+    """
     for leaf in _leaves(value):
         if isinstance(leaf, bool):
             continue
@@ -266,6 +328,43 @@ def _numbers_of(value: Any) -> Iterator[float]:
             yield abs(float(leaf))
         elif isinstance(leaf, str):
             yield from (float(m.group()) for m in _NUMBER.finditer(leaf))
+
+
+def ungrounded_values(
+    arguments: Mapping[str, Any],
+    parameters: Mapping[str, Any] | None,
+    text: str,
+    policy: ToolPolicy = _DEFAULT,
+) -> list[Any]:
+    """The argument values of a call that the conversation never gave.
+
+    Numbers anywhere in the arguments must have been stated (:func:`ungrounded_numbers`); a
+    text argument must be mentioned, unless the tool's schema offers it (an ``enum`` or
+    ``const`` value, or the default). A call made of such values is the model's guess, not
+    the user's request: ``get_population("Tokyo")`` asked about the capital of France.
+
+    Args:
+        arguments: The call's arguments.
+        parameters: The tool's ``parameters`` schema (for its offered values).
+        text: :func:`conversation_text` of the conversation.
+        policy: The decision settings (its ``word_share``).
+
+    Returns:
+        The ungrounded values, in order (empty for a grounded call).
+    """
+    properties = (parameters or {}).get("properties") or {}
+    found: list[Any] = list(ungrounded_numbers(arguments, known_numbers(text)))
+    for key, value in arguments.items():
+        if not isinstance(value, str) or not value.strip():
+            continue
+        schema = properties.get(key) if isinstance(properties, Mapping) else None
+        schema = schema if isinstance(schema, Mapping) else {}
+        offered = [*(schema.get("enum") or []), schema.get("const"), schema.get("default")]
+        if value in offered:
+            continue
+        if not _mentioned(_spelled(value), text, policy.word_share):
+            found.append(value)
+    return found
 
 
 def ungrounded_numbers(arguments: Mapping[str, Any], known: frozenset[float]) -> list[float]:
@@ -283,4 +382,4 @@ def ungrounded_numbers(arguments: Mapping[str, Any], known: frozenset[float]) ->
     Returns:
         The ungrounded numbers, in order (empty for a grounded call).
     """
-    return [value for value in _numbers_of(arguments) if round(value, 12) not in known]
+    return [value for value in numbers_of(arguments) if round(value, 12) not in known]
