@@ -365,20 +365,23 @@ class _Decoder:
         """The first call of the answer, or ``None`` when the answer should be text."""
         pieces, generation, found, doomed = self._attempt(self.tokens, grammar, turn.repeat_doom)
         tried = {c["function"]["name"] for c in found} | ({turn.doomed_name} - {None})
-        fallback = None  # the model's own first choice, should no other tool do better
+        # Calls rejected only for values the conversation never gave: should no tool do better,
+        # the one the model was likeliest to name is made (before any result is there).
+        fallbacks: list[tuple[float, int, tuple[list[str], Any, list[dict]]]] = []
         while doomed or (found and all(turn.rejected(c) for c in found)):
             if doomed or all(turn.history.redundant(c) for c in found):
                 self.repeated += max(1, len(found))
-            elif fallback is None:
-                fallback = pieces, generation, found
+            else:
+                p = (self.names or {}).get(found[0]["function"]["name"], 0.0)
+                fallbacks.append((p, -len(fallbacks), (pieces, generation, found)))
             others = sorted(
                 (p, n)
                 for n, p in (self.names or {}).items()
                 if n not in tried and p >= self.policy.alternative_threshold
             )
             if not others:
-                if fallback is not None and not has_results(self.job.messages):
-                    return fallback
+                if fallbacks and not has_results(self.job.messages):
+                    return max(fallbacks)[2]
                 return None
             tried.add(others[-1][1])
             narrow = calls_grammar(self.job.tools, names=[others[-1][1]], max_calls=1)
