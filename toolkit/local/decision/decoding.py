@@ -37,6 +37,7 @@ from toolkit.local.decision.grounding import (
     numbers_of,
     repeats,
     rules_out_extra_call,
+    stated_numbers,
     ungrounded_numbers,
 )
 from toolkit.local.decision.policy import ToolPolicy
@@ -54,7 +55,9 @@ from toolkit.local.format.grammar import calls_grammar, text_grammar
 from toolkit.local.format.job import ChatJob, SamplingOptions
 from toolkit.local.format.json_scan import JsonScanner
 from toolkit.local.format.parser import ToolCallStream, parse_tool_calls
+from toolkit.local.format.stops import repetition_start
 from toolkit.local.format.template import render_prompt
+from toolkit.wire import content_text
 
 if TYPE_CHECKING:  # decoding drives a loaded engine; the llama.cpp module is the runtime's
     from toolkit.local.runtime.engine import Engine
@@ -209,6 +212,16 @@ class _Decoder:
         known = known_numbers(conversation_text(self.job.messages))
         return bool(ungrounded_numbers({"text": text.casefold()}, known))
 
+    def _stated_numbers(self) -> list[str] | None:
+        if not self.policy.grounded_numbers:
+            return None
+        texts = [
+            content_text(m.get("content"))
+            for m in self.job.messages
+            if m.get("role") != "assistant"
+        ]
+        return stated_numbers(texts)
+
     def _forbidden(self) -> list[str]:
         """What a text answer may not contain: call JSON, or a call written as ``name(``."""
         words = list(self.policy.forbidden_in_text)
@@ -233,22 +246,36 @@ class _Decoder:
     def text(self, *, from_results: bool = False) -> Iterator[Event]:
         constrained = bool(self.job.tools) and self.job.constrained
         forbidden = [*self._forbidden(), "{"]  # no JSON at all in a text answer to a tool prompt
+        # An answer from results states only numbers the question or the results stated.
+        numbers = self._stated_numbers() if from_results else None
         generation = self.engine.generate(
             self._answer_from_results() if from_results else self.tokens,
             self._options(),
-            grammar=text_grammar(forbidden=forbidden) if constrained else None,
+            grammar=text_grammar(forbidden=forbidden, numbers=numbers) if constrained else None,
             cancel=self.cancel,
             ban_first=self._not_text() if constrained else None,
         )
-        started = False
+        started, written, reason = False, "", None
         for piece in generation:
             if not started:
                 piece = piece.lstrip()
                 started = bool(piece)
-            if piece:
-                yield ContentDelta(piece)
+            if not constrained:
+                if piece:
+                    yield ContentDelta(piece)
+                continue
+            # A text answer to a tool prompt is one sentence, kept back until it is complete:
+            # a small model's loop (the same few characters over and over) is cut at its start.
+            written += piece
+            loop = repetition_start(written)
+            if loop is not None:
+                generation.close()
+                written, reason = written[:loop], "stop"
+                break
+        if written.strip():
+            yield ContentDelta(written.rstrip())
         self.used += generation.completion_tokens
-        yield self._finished(generation.finish_reason or "stop", "text")
+        yield self._finished(reason or generation.finish_reason or "stop", "text")
 
     def free(self) -> Iterator[Event]:
         generation = self.engine.generate(self.tokens, self._options(), cancel=self.cancel)

@@ -32,6 +32,7 @@ __all__ = [
     "numbers_of",
     "repeats",
     "rules_out_extra_call",
+    "stated_numbers",
     "ungrounded_numbers",
     "ungrounded_values",
 ]
@@ -310,6 +311,24 @@ def known_numbers(text: str) -> frozenset[float]:
         if text[match.end() : match.end() + 1] == "%":
             found.add(round(value / 100, 12))
     return frozenset(found)
+
+
+#: A number as written, with its sign when it has one ("-15", not the "-11" of "2026-11-15").
+_WRITTEN_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?|\d+(?:\.\d+)?")
+
+
+def stated_numbers(texts: Sequence[str]) -> list[str]:
+    """Every number the texts state, as written, each once; a signed one also without its sign
+    ("-15 °C" may be said "零下15度", 15 below zero).
+
+    Args:
+        texts: The question and the tool results an answer rests on.
+
+    Returns:
+        The numbers' spellings, in first-seen order.
+    """
+    found = [m.group() for t in texts for m in _WRITTEN_NUMBER.finditer(t)]
+    return list(dict.fromkeys(n for written in found for n in (written, written.lstrip("-"))))
 
 
 def numbers_of(value: Any) -> Iterator[float]:

@@ -74,6 +74,8 @@ class ToolPolicy:
         answer_step: Once this turn's tools have answered, write the final answer from a
             prompt of its own: the question, the labelled results and a request for one
             sentence that states the result (no tool definitions).
+        grounded_numbers: A final answer (written from tool results) may state only numbers the
+            question or the results stated: the grammar admits no other digits.
         label_results: Show each tool result to the model prefixed by the call it answers
             (``add(x=6, y=5) = 11``), a departure from the stock template that keeps a small
             model from answering with the wrong result.
@@ -91,6 +93,7 @@ class ToolPolicy:
     forbidden_in_text: tuple[str, ...] = ('"name', '"arguments', '"parameters', "'name'")
     label_results: bool = True
     answer_step: bool = True
+    grounded_numbers: bool = True
 
     def __post_init__(self) -> None:
         for name in (*_PROBABILITIES, "word_share"):

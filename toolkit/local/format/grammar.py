@@ -132,14 +132,21 @@ def _next_state(state: str, char: str, prefixes: set[str]) -> str:
     return ""
 
 
-def _text_rules(builder: GrammarBuilder, plain_start: bool, forbidden: Sequence[str]) -> str:
+def _text_rules(
+    builder: GrammarBuilder,
+    plain_start: bool,
+    forbidden: Sequence[str],
+    numbers: Sequence[str] | None = None,
+) -> str:
     """Rules for text containing none of ``forbidden``; returns the start rule's name.
 
     The rules are the states of a string-matching automaton (Aho-Corasick): a state is the
     longest end of the text so far that begins a forbidden string; a state that ends with a
     whole forbidden string has no rule, so the text cannot go there. Every rule is
     right-linear, so llama.cpp's parser stack does not grow with the text. With
-    ``plain_start`` the text may not begin with whitespace, ``{``, ``[`` or a backtick.
+    ``plain_start`` the text may not begin with whitespace, ``{``, ``[`` or a backtick. With
+    ``numbers``, a digit can only begin one of those numbers, which then may not run on into
+    another digit.
     """
     patterns = sorted({p for p in forbidden if p})
     prefixes = {p[:i] for p in patterns for i in range(len(p) + 1)}
@@ -147,9 +154,13 @@ def _text_rules(builder: GrammarBuilder, plain_start: bool, forbidden: Sequence[
     dead = {q for q in prefixes if any(q.endswith(p) for p in patterns)}
     states = sorted(prefixes - dead, key=lambda q: (len(q), q))
     names = {q: f"text-{i}" for i, q in enumerate(states)}
+    digits = "0123456789" if numbers is not None else ""
+    number = "number" if numbers else None
 
-    def rule(state: str, banned: str = "") -> str:
+    def rule(state: str, banned: str = "", *, numbered: bool = True) -> str:
         alts, to_root = [""], []
+        if number is not None and numbered:
+            alts.append(number)
         for char in alphabet:
             target = _next_state(state, char, prefixes)
             if target in dead or char in banned:
@@ -158,10 +169,16 @@ def _text_rules(builder: GrammarBuilder, plain_start: bool, forbidden: Sequence[
                 to_root.append(char)
             else:
                 alts.append(f"{gbnf_literal(char)} {names[target]}")
-        excluded = (set(alphabet) - set(to_root)) | set(banned)
+        excluded = (set(alphabet) - set(to_root)) | set(banned) | set(digits)
         alts.append(f"[^{''.join(_class_char(c) for c in sorted(excluded))}] {names['']}")
         return " | ".join(alts)
 
+    if number is not None:
+        ordered = sorted(set(numbers or ()), key=lambda n: (-len(n), n))
+        builder.rules[number] = f"( {' | '.join(gbnf_literal(n) for n in ordered)} ) number-end"
+        # After a number: no digit (it would make another number), and after a point none either.
+        builder.rules["number-end"] = f'"." number-point | {rule("", ".", numbered=False)}'
+        builder.rules["number-point"] = rule("", numbered=False)
     for state in states:
         builder.rules[names[state]] = rule(state)
     if not plain_start:
@@ -170,7 +187,12 @@ def _text_rules(builder: GrammarBuilder, plain_start: bool, forbidden: Sequence[
     return "text"
 
 
-def text_grammar(*, plain_start: bool = True, forbidden: Iterable[str] = ()) -> str:
+def text_grammar(
+    *,
+    plain_start: bool = True,
+    forbidden: Iterable[str] = (),
+    numbers: Iterable[str] | None = None,
+) -> str:
     """A grammar admitting any text that never opens a ``<tool_call>``.
 
     Args:
@@ -178,12 +200,15 @@ def text_grammar(*, plain_start: bool = True, forbidden: Iterable[str] = ()) -> 
             the ways a small model starts a JSON or fenced call outside the template format.
         forbidden: More strings the text may never contain (say ``"arguments"``, so that no
             call can be written out as text).
+        numbers: The only numbers the text may state, as written (``"11"``, ``"-15"``,
+            ``"2.1"``); ``None`` lets it state any.
 
     Returns:
         GBNF text whose start rule is ``root``.
     """
     builder = GrammarBuilder()
-    return builder.render(_text_rules(builder, plain_start, [_OPEN, *forbidden]))
+    listed = None if numbers is None else list(numbers)
+    return builder.render(_text_rules(builder, plain_start, [_OPEN, *forbidden], listed))
 
 
 def _split_literal(body: str, markers: dict[str, str]) -> str:
