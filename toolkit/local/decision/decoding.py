@@ -110,7 +110,7 @@ def answer(
             yield from decoder.calls(None)
         elif decoder.p_text >= policy.text_threshold or p_name < policy.name_threshold:
             if answered:
-                yield from decoder.text(from_results=True)
+                yield from decoder.final_answer()
             else:
                 yield from decoder.checked_text()
         else:
@@ -212,6 +212,24 @@ class _Decoder:
         known = known_numbers(conversation_text(self.job.messages))
         return bool(ungrounded_numbers({"text": text.casefold()}, known))
 
+    def final_answer(self) -> Iterator[Event]:
+        """The answer once this turn's tools have answered (``tool_choice="auto"``).
+
+        Written from the final-answer step's prompt and checked: when it states a number the
+        question and the results never stated, the model did arithmetic a tool should do, so
+        the answer is decoded as calls instead (and, should no call do, written again stating
+        only numbers that were stated).
+        """
+        events = list(self.text(from_results=True, any_numbers=True))
+        answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
+        stated = {n.lstrip("-") for n in self._stated_numbers() or []}
+        written = [n.lstrip("-") for n in stated_numbers([answer])]
+        if self.policy.grounded_numbers and any(n not in stated for n in written):
+            self.measure_names()
+            yield from self.calls(None)
+            return
+        yield from events
+
     def _stated_numbers(self) -> list[str] | None:
         if not self.policy.grounded_numbers:
             return None
@@ -243,11 +261,11 @@ class _Decoder:
             return self.tokens
         return self.engine.tokenize(text)
 
-    def text(self, *, from_results: bool = False) -> Iterator[Event]:
+    def text(self, *, from_results: bool = False, any_numbers: bool = False) -> Iterator[Event]:
         constrained = bool(self.job.tools) and self.job.constrained
         forbidden = [*self._forbidden(), "{"]  # no JSON at all in a text answer to a tool prompt
         # An answer from results states only numbers the question or the results stated.
-        numbers = self._stated_numbers() if from_results else None
+        numbers = self._stated_numbers() if from_results and not any_numbers else None
         generation = self.engine.generate(
             self._answer_from_results() if from_results else self.tokens,
             self._options(),
@@ -395,11 +413,16 @@ class _Decoder:
         # Calls rejected only for values the conversation never gave: should no tool do better,
         # the one the model was likeliest to name is made (before any result is there).
         fallbacks: list[tuple[float, int, tuple[list[str], Any, list[dict]]]] = []
+        retried: set[str] = set()
         while doomed or (found and all(turn.rejected(c) for c in found)):
             if doomed or all(turn.history.redundant(c) for c in found):
                 self.repeated += max(1, len(found))
             else:
-                p = (self.names or {}).get(found[0]["function"]["name"], 0.0)
+                tool = found[0]["function"]["name"]
+                retry = self._grounded_retry(turn, tool, found[0], retried)
+                if retry is not None:
+                    return retry
+                p = (self.names or {}).get(tool, 0.0)
                 fallbacks.append((p, -len(fallbacks), (pieces, generation, found)))
             others = sorted(
                 (p, n)
@@ -415,6 +438,26 @@ class _Decoder:
             turn.doomed_name = None
             pieces, generation, found, doomed = self._attempt(self.tokens, narrow, turn.repeat_doom)
             tried |= {turn.doomed_name} - {None}
+        return pieces, generation, found
+
+    def _grounded_retry(
+        self, turn: CallJudge, tool: str, call: dict[str, Any], retried: set[str]
+    ) -> tuple[list[str], Any, list[dict]] | None:
+        """After tool results, a call whose only fault is numbers nobody stated is written again
+        with the stated numbers as the only ones its grammar admits (a small model copies the
+        examples of a tool's description: ``calculate("(6 + 5) * 2")`` for "21.9 + 24.9")."""
+        if tool in retried or not has_results(self.job.messages):
+            return None
+        retried.add(tool)
+        if not turn.only_numbers_ungrounded(call):
+            return None  # text values the conversation never gave too: not only numbers
+        stated = self._stated_numbers()
+        if not stated:
+            return None
+        grammar = calls_grammar(self.job.tools, names=[tool], max_calls=1, numbers=stated)
+        pieces, generation, found, doomed = self._attempt(self.tokens, grammar, turn.repeat_doom)
+        if doomed or not found or any(turn.rejected(c) for c in found):
+            return None
         return pieces, generation, found
 
     def _extra_call(

@@ -379,8 +379,8 @@ def ungrounded_values(
         schema = properties.get(key) if isinstance(properties, Mapping) else None
         schema = schema if isinstance(schema, Mapping) else {}
         offered = [*(schema.get("enum") or []), schema.get("const"), schema.get("default")]
-        if value in offered:
-            continue
+        if value in offered or all(w[0].isdigit() for w in _words(value)):
+            continue  # offered by the schema, or only numbers (checked as numbers above)
         if not _mentioned(_spelled(value), text, policy.word_share):
             found.append(value)
     return found

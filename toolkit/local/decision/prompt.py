@@ -162,16 +162,11 @@ def results_nudge(messages: Sequence[Mapping[str, Any]]) -> str:
 
 
 _ANSWER_ASK = {
-    "zh": (
-        "问题：",
-        "函数调用的结果：",
-        "请根据这些结果，用一句完整的话回答问题，给出结果。如果结果是错误（Error），就说明无法得到答案。",
-    ),
+    "zh": ("问题：", "函数调用的结果：", "请根据这些结果，用一句完整的话回答问题，给出结果。"),
     "en": (
         "Question: ",
         "Results of the function calls:",
-        "Using these results, answer the question in one complete sentence that states the "
-        "result. If a result is an error, say that the answer could not be found.",
+        "Using these results, answer the question in one complete sentence that states the result.",
     ),
 }
 

@@ -18,6 +18,7 @@ from toolkit.local.decision.grounding import (
     known_numbers,
     numbers_of,
     repeats,
+    ungrounded_numbers,
     ungrounded_values,
 )
 from toolkit.local.decision.policy import ToolPolicy
@@ -122,6 +123,14 @@ class CallJudge:
         schema = self.schemas.get(call["function"]["name"])
         values = arguments_of(call)
         return self.auto and bool(ungrounded_values(values, schema, self.grounding, self.policy))
+
+    def only_numbers_ungrounded(self, call: dict[str, Any]) -> bool:
+        """Whether a call's only fault is numbers the conversation never stated."""
+        values = arguments_of(call)
+        schema = self.schemas.get(call["function"]["name"])
+        faults = ungrounded_values(values, schema, self.grounding, self.policy)
+        numbers = ungrounded_numbers(values, known_numbers(self.grounding))
+        return bool(faults) and len(faults) == len(numbers)
 
     def repeat_doom(self, value: Any, written: dict[str, Any], tool: str | None) -> bool:
         """Stop a first call as soon as it repeats one the conversation made."""

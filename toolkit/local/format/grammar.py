@@ -23,6 +23,7 @@ its own grammar. :func:`use_token_references` rewrites a grammar's literals so t
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -85,12 +86,38 @@ def _calls_rule(
     return builder.add("calls", f'{call} ( "\\n" {call} ){{{min_calls - 1},{more_high}}}')
 
 
+def _ground_numbers(builder: GrammarBuilder, numbers: Sequence[str]) -> None:
+    """Let the grammar's numbers, and the digits in its strings, be only the given numbers.
+
+    A kind of number none of them is (an integer, a non-negative one) keeps its usual rule.
+    """
+    listed = sorted(set(numbers), key=lambda n: (-len(n), n))
+    unsigned = [n for n in listed if not n.startswith("-")]
+    whole = [n for n in listed if re.fullmatch(r"-?\d+", n)]
+    kinds = {
+        "number": listed,
+        "unumber": unsigned,
+        "integer": whole,
+        "uint": [n for n in whole if not n.startswith("-")],
+        "posint": [n for n in whole if not n.startswith("-") and n.strip("0")],
+    }
+    for name, chosen in kinds.items():
+        if name in builder.rules and chosen:
+            builder.rules[name] = " | ".join(gbnf_literal(n) for n in chosen)
+    if "char" in builder.rules and unsigned:
+        stated = " | ".join(gbnf_literal(n) for n in unsigned)
+        builder.rules["char"] = (
+            r'[^"\\\x7F\x00-\x1F0-9] | "\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4}) | ' + stated
+        )
+
+
 def calls_grammar(
     tools: Sequence[Mapping[str, Any]],
     *,
     names: Iterable[str] | None = None,
     min_calls: int = 1,
     max_calls: int | None = None,
+    numbers: Sequence[str] | None = None,
 ) -> str:
     """A grammar admitting only ``<tool_call>`` blocks whose calls fit the tools' schemas.
 
@@ -99,6 +126,8 @@ def calls_grammar(
         names: Restrict the calls to these tool names (default: every tool).
         min_calls: Fewest calls (at least 1).
         max_calls: Most calls; ``None`` for no limit.
+        numbers: The only numbers the arguments may hold, digits inside text arguments
+            included (the numbers a conversation stated); ``None`` admits any.
 
     Returns:
         GBNF text whose start rule is ``root``.
@@ -109,6 +138,8 @@ def calls_grammar(
     """
     builder = GrammarBuilder()
     root = _calls_rule(builder, tools, names, min_calls, max_calls)
+    if numbers:
+        _ground_numbers(builder, numbers)
     return builder.render(root)
 
 
