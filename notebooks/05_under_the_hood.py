@@ -386,13 +386,30 @@ history_prompt = http.post(
 print(history_prompt[history_prompt.index("<|im_start|>user"):])
 
 # %% [markdown]
-# The two results became one user turn with two `<tool_response>` blocks — listing 7.15. And the
-# ids are gone: the model matches results to calls by their **order**, not by id. The ids only
-# matter to the API, where every call must be answered by a tool message with its id.
+# The two results became one user turn with two `<tool_response>` blocks, as in listing 7.15 —
+# with one difference that is the embedded server's own: each result is written after **the call
+# it answers**, `get_weather(location="北京", units="celsius") = 6 摄氏度`. A small model that reads
+# bare results ("6 摄氏度", "5 摄氏度", "11") tends to answer with the first one it sees; told which
+# call each result answers, it answers the question (the README gives the figures). The stock
+# template alone, with no server in between, gives exactly listing 7.15:
+
+# %%
+stock = render_prompt(seed_history, [add.description, get_weather.description])
+print(stock[stock.index("<|im_start|>user"):])
+
+# %% [markdown]
+# And the ids are gone: the model matches results to calls by their **order**, not by id (the
+# server uses the ids, when they are there, to write each label). The ids only matter to the API,
+# where every call must be answered by a tool message with its id.
 
 # %%
 print("ids in the prompt:", "call_68107c19eab94580826e4d" in history_prompt)
 http.close()
+
+# %% [markdown]
+# Once the tools have answered, the server writes the final answer from a prompt of its own: the
+# question, this turn's labelled results, and a request for one sentence that states the result —
+# without the tool definitions, which would only tempt a small model to call again.
 
 # %% [markdown]
 # ## Recap
@@ -406,7 +423,8 @@ http.close()
 #   finish reason is `"stop"` — `toolkit.bare` in a few hundred lines of plain Python.
 # * **The server** renders `messages` and `tools` with the model's chat template: tools in the
 #   system turn inside `<tools>`, calls asked for as `<tool_call>` blocks, tool results as
-#   `<tool_response>` blocks merged into one user turn. It parses the generated text back into
-#   `tool_calls`, inventing the ids; a grammar from the tool schemas keeps the output parseable.
+#   `<tool_response>` blocks merged into one user turn (the embedded server labels each result
+#   with its call). It parses the generated text back into `tool_calls`, inventing the ids; a
+#   grammar from the tool schemas keeps the output parseable.
 #
 # That is the whole machinery behind `model.bind_tools(tools).invoke(question)`.

@@ -336,6 +336,41 @@ def test_plain_start_can_be_turned_off(engine):
     assert not engine.accepts(text_grammar(), " {}")
 
 
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [
+        ("The sum is 11.", True),
+        ('He said "arguments are fine" and left.', True),
+        ('Call it like {"name": "add", "arguments": {"x": 1}}', False),
+        ('"arguments"', False),
+        ('x "argument" "argumentsx', True),
+        ('""arguments"', False),  # the automaton restarts inside a partial match
+        ("Use get_weather(city) to ask.", False),
+        ("get_weather is a tool; add (x) too.", True),
+        ("你好 <tool_call>", False),
+    ],
+)
+def test_text_may_not_contain_forbidden_strings(engine, text, ok):
+    grammar = text_grammar(forbidden=['"arguments"', "get_weather(", "add("])
+    assert engine.accepts(grammar, text) is ok
+
+
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [
+        ("北京和西安的气温总和为11摄氏度。", True),
+        ("The capital has 2.1 million people; it was -15 °C.", True),
+        ("The sum is 12.", False),  # a number nobody stated
+        ("It is 111 or 11.5", False),  # stated numbers may not run on into others
+        ("It is 11.", True),
+        ("No numbers at all.", True),
+        ("A <tool_call> is never text, 11 or not", False),
+    ],
+)
+def test_text_may_state_only_the_given_numbers(engine, text, ok):
+    assert engine.accepts(text_grammar(numbers=["11", "2.1", "-15", "15"]), text) is ok
+
+
 def test_raw_control_characters_in_strings_are_rejected(engine):
     text = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "a\nb"}}\n</tool_call>'
     assert not engine.accepts(_grammar([GET_WEATHER]), text)

@@ -11,12 +11,13 @@ from toolkit.local.decision.grounding import (
     CallHistory,
     adds_new_grounded_values,
     conversation_text,
+    stated_numbers,
 )
 from toolkit.local.decision.policy import DEFAULT_NUDGE, RESULTS_NUDGE, ToolPolicy
 from toolkit.local.decision.prompt import build_prompt, prompt_messages, results_nudge
 from toolkit.local.format.grammar import use_token_references
 from toolkit.local.format.job import ChatJob, SamplingOptions
-from toolkit.local.format.stops import find_stop, held_back
+from toolkit.local.format.stops import find_stop, held_back, repetition_start
 from toolkit.local.server.protocol import parse_chat_request
 
 TOOL = {"type": "function", "function": {"name": "get_weather", "parameters": {}}}
@@ -202,3 +203,17 @@ def test_an_extra_call_value_counts_as_mentioned_only_as_a_whole_word(
 ) -> None:
     first = [{"x": "unrelated"}]
     assert adds_new_grounded_values({"x": value}, first, text) is mentioned
+
+
+def test_a_loop_at_the_end_of_a_text_is_found_and_kept_once() -> None:
+    text = "榴莲的价格是 " + "￥ " * 9
+    assert text[: repetition_start(text)] == "榴莲的价格是 ￥ "
+    assert repetition_start("The sum is 11.") is None
+    assert repetition_start("ab" * 7) is None  # seven times is not a loop yet
+    assert repetition_start("x" + "ab" * 8) == 3
+    assert repetition_start("   " * 9) is None  # spaces are layout, not a loop
+
+
+def test_stated_numbers_keep_signs_and_drop_none() -> None:
+    texts = ["哈尔滨 (Harbin): -15 °C", "2026-11-15 (Sunday)", "2.1 million, 1,200 cents"]
+    assert stated_numbers(texts) == ["-15", "15", "2026", "11", "2.1", "1", "200"]

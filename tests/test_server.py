@@ -17,6 +17,7 @@ import pytest
 from pydantic import SecretStr
 
 from toolkit.config import Settings
+from toolkit.local.format.template import render_prompt
 from toolkit.local.server.app import MAX_BODY_BYTES
 from toolkit.local.server.runner import EmbeddedServer
 
@@ -164,10 +165,17 @@ def test_prompt_shows_what_the_model_reads(client: httpx.Client) -> None:
     assert "<tools>" in prompt and '"name": "get_weather"' in prompt
     assert "Call a function only when" in prompt  # the decision nudge for tool_choice=auto
     assert '{"name": "get_weather", "arguments": {"city": "北京"}}' in prompt
+    # The server labels each result with the call it answers; the template alone does not.
     merged = (
-        "<tool_response>\n6 摄氏度\n</tool_response>\n<tool_response>\n5 摄氏度\n</tool_response>"
+        '<tool_response>\nget_weather(city="北京") = 6 摄氏度\n</tool_response>\n'
+        '<tool_response>\nget_weather(city="西安") = 5 摄氏度\n</tool_response>'
     )
     assert f"<|im_start|>user\n{merged}<|im_end|>" in prompt
+    stock = render_prompt(body["messages"], body["tools"])
+    bare = (
+        "<tool_response>\n6 摄氏度\n</tool_response>\n<tool_response>\n5 摄氏度\n</tool_response>"
+    )
+    assert f"<|im_start|>user\n{bare}<|im_end|>" in stock
     assert prompt.endswith("<|im_start|>assistant\n")
     assert 100 < answer["prompt_tokens"] < len(prompt)
     plain = client.post("/prompt", json={**body, "tool_choice": "none"}).json()["prompt"]

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from langchain_core.tools import BaseTool
 
-from tools.calculator import add, calculate
+from tools.calculator import add, calculate, multiply, subtract
 from tools.clock import add_days, current_time, days_between
 from tools.database import describe_database, make_database_tools, query_database
 from tools.files import make_file_tools, read_file, search_files
+from tools.geo import get_capital, get_population
+from tools.market import get_price
 from tools.units import convert_units
 from tools.weather import get_weather
 
@@ -28,18 +30,25 @@ __all__ = [
     "current_time",
     "days_between",
     "describe_database",
+    "get_capital",
+    "get_population",
+    "get_price",
     "get_weather",
     "make_database_tools",
     "make_file_tools",
+    "multiply",
     "query_database",
     "read_file",
     "search_files",
+    "subtract",
 ]
 
 #: Every example tool, in a stable order.
 ALL_TOOLS: list[BaseTool] = [
     get_weather,
     add,
+    subtract,
+    multiply,
     calculate,
     current_time,
     add_days,
@@ -49,6 +58,9 @@ ALL_TOOLS: list[BaseTool] = [
     read_file,
     query_database,
     describe_database,
+    get_price,
+    get_capital,
+    get_population,
 ]
 
 #: The two tools of the seed's example (listing 7.11): what ``toolkit demo`` binds.

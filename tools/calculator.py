@@ -1,4 +1,4 @@
-"""Arithmetic: the seed's ``add`` and a bounded calculator that walks the syntax tree.
+"""Arithmetic: the seed's ``add``, ``subtract``, ``multiply`` and a bounded calculator.
 
 ``calculate`` parses the expression with :func:`ast.parse` and evaluates only the node types it
 knows (numbers, + - * / // % **, unary signs, parentheses and a short list of math functions and
@@ -19,7 +19,14 @@ from collections.abc import Callable
 
 from langchain_core.tools import ToolException, tool
 
-__all__ = ["MAX_EXPRESSION_LENGTH", "MAX_INTEGER_BITS", "add", "calculate"]
+__all__ = [
+    "MAX_EXPRESSION_LENGTH",
+    "MAX_INTEGER_BITS",
+    "add",
+    "calculate",
+    "multiply",
+    "subtract",
+]
 
 #: Longest expression accepted, in characters.
 MAX_EXPRESSION_LENGTH = 500
@@ -75,6 +82,40 @@ def add(x: int, y: int) -> int:
         The sum x + y.
     """
     return x + y
+
+
+@tool(parse_docstring=True)
+def subtract(x: float, y: float) -> float:
+    """Subtract one number from another and return the difference, x - y.
+
+    Args:
+        x: The number to subtract from, e.g. 12.
+        y: The number to subtract, e.g. 5.
+
+    Returns:
+        The difference x - y.
+    """
+    return _plain(x - y)
+
+
+@tool(parse_docstring=True)
+def multiply(x: float, y: float) -> float:
+    """Multiply two numbers and return their product, x * y.
+
+    Args:
+        x: The first factor, e.g. 8.
+        y: The second factor, e.g. 3.
+
+    Returns:
+        The product x * y.
+    """
+    return _plain(x * y)
+
+
+def _plain(value: float) -> float:
+    """A whole number as an int (12, not 12.0), anything else rounded to 10 places."""
+    rounded = round(value, 10)
+    return int(rounded) if rounded == int(rounded) else rounded
 
 
 def _refuse(reason: str) -> ToolException:

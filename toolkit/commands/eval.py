@@ -1,4 +1,9 @@
-"""``toolkit eval bfcl``: tool-calling accuracy on the Berkeley Function Calling Leaderboard."""
+"""``toolkit eval``: measure a model as a tool caller.
+
+``toolkit eval bfcl`` scores single replies on the Berkeley Function Calling Leaderboard;
+``toolkit eval agent TASKS`` runs whole agent tasks through the tool loop and checks each final
+answer (``dev`` names the task set shipped with the toolkit).
+"""
 
 from __future__ import annotations
 
@@ -16,6 +21,9 @@ from rich.table import Table
 
 from toolkit.config import LOCAL_MODEL_NAME, Settings, load_settings
 from toolkit.errors import ConfigError
+from toolkit.eval.agent_report import summarize_tasks, task_table
+from toolkit.eval.agent_runner import TaskResult, run_tasks
+from toolkit.eval.agent_tasks import DEV_TASKS, AgentTask, load_tasks
 from toolkit.eval.bfcl_data import CATEGORIES, DEFAULT_CATEGORIES, category_of, load_cases
 from toolkit.eval.report import report_dict, summarize, summary_table
 from toolkit.eval.runner import CaseResult, run_cases
@@ -54,19 +62,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     bfcl.add_argument(
         "--ids", type=Path, metavar="FILE", help="run only the ids in FILE, one a line"
     )
-    bfcl.add_argument("--model", help="model name to ask the provider for (TOOLKIT_MODEL)")
-    bfcl.add_argument("--base-url", help="an OpenAI-compatible endpoint (OPENAI_BASE_URL)")
-    bfcl.add_argument(
-        "--local", action="store_true", help="use the embedded model even if a provider is set"
-    )
-    bfcl.add_argument("--timeout", type=float, metavar="S", help="seconds per model reply")
-    bfcl.add_argument(
-        "--concurrency",
-        type=int,
-        default=1,
-        metavar="N",
-        help="requests in flight for remote endpoints (the embedded model serves one at a time)",
-    )
+    _add_model_options(bfcl)
     bfcl.add_argument(
         "--no-grammar",
         action="store_true",
@@ -85,6 +81,46 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     bfcl.add_argument("--data-dir", type=Path, help=argparse.SUPPRESS)
     bfcl.set_defaults(handler=_run_bfcl)
+    agent = verbs.add_parser(
+        "agent",
+        help="whole agent tasks through the tool loop, each final answer checked",
+        description="Run each task of TASKS (a .jsonl or .yaml task file, or 'dev' for the "
+        "toolkit's own development set) through the tool loop on the configured model and "
+        "check its final answer: the task's regexes and expected calls, no call written as "
+        "text. Reports success, model calls, generated tokens and seconds per task.",
+    )
+    agent.add_argument("tasks", metavar="TASKS", help="task file, or 'dev'")
+    agent.add_argument("--limit", type=int, metavar="N", help="only the first N tasks")
+    agent.add_argument("--ids", nargs="+", metavar="ID", help="only these task ids")
+    _add_model_options(agent)
+    agent.add_argument("--json", action="store_true", help="print every result as JSON")
+    agent.add_argument(
+        "--save",
+        type=Path,
+        metavar="DIR",
+        help="write each task's result and transcript to DIR/<id>.json as it finishes",
+    )
+    agent.add_argument(
+        "--show-failures", action="store_true", help="list each failed task with the reasons"
+    )
+    agent.set_defaults(handler=_run_agent)
+
+
+def _add_model_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model", help="model name to ask the provider for (TOOLKIT_MODEL)")
+    parser.add_argument("--base-url", help="an OpenAI-compatible endpoint (OPENAI_BASE_URL)")
+    parser.add_argument(
+        "--local", action="store_true", help="use the embedded model even if a provider is set"
+    )
+    parser.add_argument("--timeout", type=float, metavar="S", help="seconds per model reply")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=1,
+        metavar="N",
+        help="requests (or tasks) in flight for remote endpoints; the embedded model serves one "
+        "at a time",
+    )
 
 
 def _missing_benchmark(parser: argparse.ArgumentParser) -> int:
@@ -139,6 +175,22 @@ def _settings(args: argparse.Namespace) -> Settings:
     return settings.with_overrides(**changes) if changes else settings
 
 
+def _concurrency(args: argparse.Namespace, settings: Settings, err: Console) -> int:
+    if args.concurrency < 1:
+        raise ConfigError(f"--concurrency {args.concurrency} must be at least 1.")
+    if settings.is_local and args.concurrency > 1:
+        err.print("note: the embedded model serves one request at a time; --concurrency is 1.")
+        return 1
+    return args.concurrency
+
+
+def _model_kwargs(settings: Settings) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {"temperature": 0}
+    if settings.is_local:
+        kwargs["max_retries"] = 0  # a retry would only repeat the same slow generation
+    return kwargs
+
+
 def _failures(results: Sequence[CaseResult]) -> Table:
     table = Table(title="failed cases", show_lines=False)
     for name in ("id", "reason", "calls (or reply)"):
@@ -154,20 +206,13 @@ def _failures(results: Sequence[CaseResult]) -> Table:
 
 
 def _run_bfcl(args: argparse.Namespace) -> int:
-    if args.concurrency < 1:
-        raise ConfigError(f"--concurrency {args.concurrency} must be at least 1.")
     ids = _read_ids(args.ids) if args.ids else None
     categories = _categories(args.categories, ids)
     cases = load_cases(categories, limit=args.limit, ids=ids, data_dir=args.data_dir)
     settings = _settings(args)
     err = Console(stderr=True, highlight=False)
-    concurrency = args.concurrency
-    if settings.is_local and concurrency > 1:
-        err.print("note: the embedded model serves one request at a time; --concurrency is 1.")
-        concurrency = 1
-    model_kwargs: dict[str, Any] = {"temperature": 0}
-    if settings.is_local:
-        model_kwargs["max_retries"] = 0  # a retry would only repeat the same slow generation
+    concurrency = _concurrency(args, settings, err)
+    model_kwargs = _model_kwargs(settings)
     if args.no_grammar:
         model_kwargs["extra_body"] = NO_GRAMMAR_BODY
     save = _open_save(args.save) if args.save else None
@@ -213,4 +258,81 @@ def _run_bfcl(args: argparse.Namespace) -> int:
             out.print(_failures(results))
         title = f"BFCL · {settings.model}" + (" · no grammar" if args.no_grammar else "")
         out.print(summary_table(summarize(results), title=title))
+    return 1 if any(result.error for result in results) else 0
+
+
+def _agent_tasks(args: argparse.Namespace) -> list[AgentTask]:
+    tasks = load_tasks(DEV_TASKS if args.tasks == "dev" else Path(args.tasks), limit=args.limit)
+    if args.ids:
+        known = {task.id for task in tasks}
+        unknown = [i for i in args.ids if i not in known]
+        if unknown:
+            raise ConfigError(f"--ids: no task has the id {', '.join(map(repr, unknown))}.")
+        tasks = [task for task in tasks if task.id in set(args.ids)]
+    return tasks
+
+
+def _save_task(directory: Path, result: TaskResult) -> None:
+    name = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in result.id)
+    text = json.dumps(asdict(result), ensure_ascii=False, indent=2)
+    (directory / f"{name}.json").write_text(text + "\n", encoding="utf-8")
+
+
+def _agent_failures(results: Sequence[TaskResult]) -> Table:
+    table = Table(title="failed tasks", show_lines=False)
+    for name in ("id", "problems", "answer"):
+        table.add_column(name, overflow="fold")
+    for result in results:
+        if not result.passed:
+            answer = (result.answer or "")[:160]
+            table.add_row(result.id, "; ".join(result.problems), answer)
+    return table
+
+
+def _run_agent(args: argparse.Namespace) -> int:
+    tasks = _agent_tasks(args)
+    settings = _settings(args)
+    err = Console(stderr=True, highlight=False)
+    concurrency = _concurrency(args, settings, err)
+    if args.save:
+        try:
+            args.save.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ConfigError(f"cannot create --save directory {args.save}: {exc}.") from None
+    model = load_chat_model(settings, **_model_kwargs(settings))
+    passed = 0
+    with Progress(
+        TextColumn("[bold]agent[/] {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+    ) as progress:
+        bar = progress.add_task("", total=len(tasks))
+
+        def advance(result: TaskResult) -> None:
+            nonlocal passed
+            passed += result.passed
+            done = int(progress.tasks[0].completed) + 1
+            progress.update(bar, advance=1, description=f"{passed}/{done} right")
+            if args.save:
+                _save_task(args.save, result)
+
+        results = run_tasks(model, tasks, concurrency=concurrency, on_result=advance)
+    summaries = summarize_tasks(results)
+    if args.json:
+        body = {
+            "model": settings.model,
+            "provider": settings.provider,
+            "base_url": settings.base_url,
+            "tasks": args.tasks,
+            "summary": [{**asdict(row), "success_rate": row.success_rate} for row in summaries],
+            "results": [asdict(result) for result in results],
+        }
+        sys.stdout.write(json.dumps(body, ensure_ascii=False, indent=2) + "\n")
+    else:
+        out = Console(highlight=False)
+        if args.show_failures and any(not result.passed for result in results):
+            out.print(_agent_failures(results))
+        out.print(task_table(summaries, title=f"agent tasks · {settings.model}"))
     return 1 if any(result.error for result in results) else 0

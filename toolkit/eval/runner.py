@@ -12,10 +12,8 @@ an :class:`~toolkit.errors.EndpointError`, since every further case would fail t
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +25,7 @@ from pydantic import SecretStr
 from toolkit.errors import EndpointError
 from toolkit.eval.bfcl_data import BfclCase
 from toolkit.eval.bfcl_score import Call, schema_valid, score_case
+from toolkit.eval.pool import run_bounded
 from toolkit.wire import content_text
 
 __all__ = ["CaseResult", "run_case", "run_cases"]
@@ -164,25 +163,4 @@ def run_cases(
     Raises:
         EndpointError: The endpoint cannot be used at all (the run stops).
     """
-    results: dict[int, CaseResult] = {}
-    pending = iter(enumerate(cases))
-    width = max(1, concurrency)
-    pool = ThreadPoolExecutor(max_workers=width, thread_name_prefix="eval")
-    running: dict[Future[CaseResult], int] = {}
-    try:
-        for index, case in itertools.islice(pending, width):
-            running[pool.submit(run_case, model, case)] = index
-        while running:
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
-            for future in done:
-                index = running.pop(future)
-                results[index] = future.result()
-                if on_result is not None:
-                    on_result(results[index])
-                following = next(pending, None)
-                if following is not None:
-                    running[pool.submit(run_case, model, following[1])] = following[0]
-    finally:
-        # On an error or Ctrl-C, do not wait for queued cases; requests in flight finish alone.
-        pool.shutdown(wait=not running, cancel_futures=True)
-    return [results[index] for index in range(len(cases))]
+    return run_bounded(lambda case: run_case(model, case), cases, concurrency, on_result)

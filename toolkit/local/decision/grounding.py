@@ -28,7 +28,13 @@ __all__ = [
     "adds_new_grounded_values",
     "arguments_of",
     "conversation_text",
+    "known_numbers",
+    "numbers_of",
+    "repeats",
     "rules_out_extra_call",
+    "stated_numbers",
+    "ungrounded_numbers",
+    "ungrounded_values",
 ]
 
 _DEFAULT = ToolPolicy()
@@ -69,8 +75,9 @@ def _occurs(value: str, text: str) -> bool:
     """Whether ``value`` occurs in ``text`` as a whole word or number.
 
     An end of the value that is a Latin letter or a digit must not touch another one ("m" is
-    not in "maximum", "1" is not in "15" or "0.1", but "4" is in "4cm"); scripts written
-    without spaces (Chinese, Japanese) match anywhere.
+    not in "maximum", "1" is not in "15" or "0.1", but "4" is in "4cm"), except for a plural
+    ending ("banana" is in "bananas"); scripts written without spaces (Chinese, Japanese)
+    match anywhere.
     """
     if not value:
         return False
@@ -86,13 +93,14 @@ def _edge(char: str) -> str:
 
 
 _EDGE_BEFORE = {"digit": r"(?<![0-9.])", "latin": r"(?<![A-Za-z0-9])"}
-_EDGE_AFTER = {"digit": r"(?![0-9]|\.[0-9])", "latin": r"(?![A-Za-z0-9])"}
+#: After a word a plural ending may follow ("banana" is mentioned by "bananas").
+_EDGE_AFTER = {"digit": r"(?![0-9]|\.[0-9])", "latin": r"(?:e?s)?(?![A-Za-z0-9])"}
 
 
 def _mentioned(value: str, text: str, share: float) -> bool:
     if _occurs(value, text):
         return True
-    words = re.findall(r"\w+", value)
+    words = _words(value)
     return bool(words) and sum(_occurs(word, text) for word in words) >= share * len(words)
 
 
@@ -108,7 +116,9 @@ def adds_new_grounded_values(
     copy of the first, the same values shuffled, or invented values. A genuine extra call
     (the second city, the other artist) differs from the calls before it in values the user
     wrote. So: the call's argument values not already used by an earlier call of this
-    answer must exist, and each must be mentioned in the conversation.
+    answer must exist and bring a word or number none of those calls used (the same numbers
+    rearranged into another expression ask for nothing new), and each must be mentioned in
+    the conversation.
 
     Args:
         arguments: The candidate call's arguments.
@@ -121,7 +131,17 @@ def adds_new_grounded_values(
     """
     before = {_spelled(v) for call in previous for v in _leaves(call)}
     novel = {_spelled(v) for v in _leaves(arguments)} - before - {""}
-    return bool(novel) and all(_mentioned(value, text, policy.word_share) for value in novel)
+    used = {word for value in before for word in _words(value)}
+    fresh = {word for value in novel for word in _words(value)} - used
+    return bool(fresh) and all(_mentioned(value, text, policy.word_share) for value in novel)
+
+
+#: The words of a value: numbers (decimals whole) and runs of letters.
+_WORD = re.compile(r"\d+(?:\.\d+)?|[^\W\d_]+")
+
+
+def _words(value: str) -> list[str]:
+    return _WORD.findall(value)
 
 
 def rules_out_extra_call(
@@ -149,6 +169,40 @@ def rules_out_extra_call(
     if not spelled or spelled in {_spelled(v) for call in previous for v in _leaves(call)}:
         return False
     return not _mentioned(spelled, text, policy.word_share)
+
+
+def repeats(
+    written: Mapping[str, Any],
+    required: Sequence[str],
+    earlier: Sequence[Mapping[str, Any]],
+    *,
+    rearranged: bool = False,
+) -> bool:
+    """Whether the arguments written so far already make a call a repeat of an earlier one.
+
+    Once every required argument is written and each written value equals that of an earlier
+    call of the same tool, the call asks again for what was asked: generation can stop there
+    instead of writing the rest. With ``rearranged``, a call whose values bring no word or
+    number the earlier calls did not use (``add(5, 6)`` after ``add(6, 5)``) counts too.
+
+    Args:
+        written: The call's argument values completed so far, by name.
+        required: The tool's required argument names.
+        earlier: The arguments of the earlier calls of the same tool.
+        rearranged: Also count the same words and numbers in another order.
+
+    Returns:
+        True for a repeat.
+    """
+    if not earlier or not required or any(name not in written for name in required):
+        return False
+    if rearranged:
+        used = {w for call in earlier for v in _leaves(call) for w in _words(_spelled(v))}
+        return {w for v in written.values() for w in _words(_spelled(v))} <= used
+    return any(
+        all(_spelled(value) == _spelled(call.get(name)) for name, value in written.items())
+        for call in earlier
+    )
 
 
 def arguments_of(call: Mapping[str, Any]) -> dict[str, Any]:
@@ -195,6 +249,8 @@ class CallHistory:
     ) -> None:
         self._share = policy.word_share
         self.signatures: set[tuple[str, str]] = set()
+        #: The arguments of every call the conversation made, by tool name.
+        self.arguments: dict[str, list[dict[str, Any]]] = {}
         self._values: dict[str, set[str]] = {}
         self._results: dict[str, list[str]] = {}
         names_by_id: dict[str, str] = {}
@@ -205,6 +261,7 @@ class CallHistory:
                     name = str(fn.get("name"))
                     self.signatures.add(_signature(name, fn.get("arguments")))
                     arguments = arguments_of({"function": fn})
+                    self.arguments.setdefault(name, []).append(arguments)
                     self._values.setdefault(name, set()).update(map(_spelled, _leaves(arguments)))
                     names_by_id[str(call.get("id"))] = name
             elif message.get("role") == "tool":
@@ -229,3 +286,119 @@ class CallHistory:
         novel = {_spelled(v) for v in _leaves(arguments_of(call))} - self._values[fn["name"]]
         results = "\n".join(self._results.get(fn["name"], []))
         return bool(results) and all(_mentioned(v, results, self._share) for v in novel - {""})
+
+
+#: A number written in text (signs are left off: "-15 °C" grounds 15 and -15).
+_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?!\d)")
+
+
+def known_numbers(text: str) -> frozenset[float]:
+    """The numbers a text states, so that a call may use them.
+
+    Each number counts as written and, when followed by ``%``, as a fraction too ("5%" grounds
+    5 and 0.05).
+
+    Args:
+        text: :func:`conversation_text` of the conversation.
+
+    Returns:
+        The numbers, as floats.
+    """
+    found: set[float] = set()
+    for match in _NUMBER.finditer(text):
+        value = float(match.group())
+        found.add(value)
+        if text[match.end() : match.end() + 1] == "%":
+            found.add(round(value / 100, 12))
+    return frozenset(found)
+
+
+#: A number as written, with its sign when it has one ("-15", not the "-11" of "2026-11-15").
+_WRITTEN_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?|\d+(?:\.\d+)?")
+
+
+def stated_numbers(texts: Sequence[str]) -> list[str]:
+    """Every number the texts state, as written, each once; a signed one also without its sign
+    ("-15 °C" may be said "零下15度", 15 below zero).
+
+    Args:
+        texts: The question and the tool results an answer rests on.
+
+    Returns:
+        The numbers' spellings, in first-seen order.
+    """
+    found = [m.group() for t in texts for m in _WRITTEN_NUMBER.finditer(t)]
+    return list(dict.fromkeys(n for written in found for n in (written, written.lstrip("-"))))
+
+
+def numbers_of(value: Any) -> Iterator[float]:
+    """Every number in a value: numbers, and numbers written inside text (signs left off).
+
+    Args:
+        value: Call arguments, or any JSON value.
+
+    Yields:
+        Each number, as a float.
+    """
+    for leaf in _leaves(value):
+        if isinstance(leaf, bool):
+            continue
+        if isinstance(leaf, (int, float)):
+            yield abs(float(leaf))
+        elif isinstance(leaf, str):
+            yield from (float(m.group()) for m in _NUMBER.finditer(leaf))
+
+
+def ungrounded_values(
+    arguments: Mapping[str, Any],
+    parameters: Mapping[str, Any] | None,
+    text: str,
+    policy: ToolPolicy = _DEFAULT,
+) -> list[Any]:
+    """The argument values of a call that the conversation never gave.
+
+    Numbers anywhere in the arguments must have been stated (:func:`ungrounded_numbers`); a
+    text argument must be mentioned, unless the tool's schema offers it (an ``enum`` or
+    ``const`` value, or the default). A call made of such values is the model's guess, not
+    the user's request: ``get_population("Tokyo")`` asked about the capital of France.
+
+    Args:
+        arguments: The call's arguments.
+        parameters: The tool's ``parameters`` schema (for its offered values).
+        text: :func:`conversation_text` of the conversation.
+        policy: The decision settings (its ``word_share``).
+
+    Returns:
+        The ungrounded values, in order (empty for a grounded call).
+    """
+    properties = (parameters or {}).get("properties") or {}
+    found: list[Any] = list(ungrounded_numbers(arguments, known_numbers(text)))
+    for key, value in arguments.items():
+        if not isinstance(value, str) or not value.strip():
+            continue
+        schema = properties.get(key) if isinstance(properties, Mapping) else None
+        schema = schema if isinstance(schema, Mapping) else {}
+        offered = [*(schema.get("enum") or []), schema.get("const"), schema.get("default")]
+        if value in offered or all(w[0].isdigit() for w in _words(value)):
+            continue  # offered by the schema, or only numbers (checked as numbers above)
+        if not _mentioned(_spelled(value), text, policy.word_share):
+            found.append(value)
+    return found
+
+
+def ungrounded_numbers(arguments: Mapping[str, Any], known: frozenset[float]) -> list[float]:
+    """The numbers a call's arguments use that the conversation never stated.
+
+    A small model fills numeric arguments with the examples of a tool's description (``add``
+    documented with "e.g. 6" is called as ``add(6, 5)`` before any 6 was looked up), or invents
+    a step of arithmetic nobody asked for. Numbers inside text arguments (an expression for a
+    calculator) count too.
+
+    Args:
+        arguments: The call's arguments.
+        known: :func:`known_numbers` of the conversation.
+
+    Returns:
+        The ungrounded numbers, in order (empty for a grounded call).
+    """
+    return [value for value in numbers_of(arguments) if round(value, 12) not in known]

@@ -67,6 +67,18 @@ class ToolPolicy:
         nudge: Sentence added to the system turn for ``tool_choice="auto"``; ``None`` or
             ``""`` adds nothing.
         drop_repeated_calls: Drop calls identical to one made earlier in the conversation.
+        forbidden_in_text: Strings a text answer may never contain when tools are offered
+            (the keys of a call written out as JSON); an offered tool's name followed by ``(``
+            is refused too, so an answer can neither write a call as code nor recite the
+            labels of :attr:`label_results`.
+        answer_step: Once this turn's tools have answered, write the final answer from a
+            prompt of its own: the question, the labelled results and a request for one
+            sentence that states the result (no tool definitions).
+        grounded_numbers: A final answer (written from tool results) may state only numbers the
+            question or the results stated: the grammar admits no other digits.
+        label_results: Show each tool result to the model prefixed by the call it answers
+            (``add(x=6, y=5) = 11``), a departure from the stock template that keeps a small
+            model from answering with the wrong result.
     """
 
     text_threshold: float = 0.3
@@ -78,6 +90,10 @@ class ToolPolicy:
     max_calls: int = 8
     nudge: str | None = DEFAULT_NUDGE
     drop_repeated_calls: bool = True
+    forbidden_in_text: tuple[str, ...] = ('"name', '"arguments', '"parameters', "'name'")
+    label_results: bool = True
+    answer_step: bool = True
+    grounded_numbers: bool = True
 
     def __post_init__(self) -> None:
         for name in (*_PROBABILITIES, "word_share"):

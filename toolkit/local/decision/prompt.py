@@ -8,6 +8,7 @@ holds every result it needs.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -16,13 +17,87 @@ from toolkit.local.format.job import ChatJob
 from toolkit.local.format.template import render_prompt
 from toolkit.wire import content_text
 
-__all__ = ["build_prompt", "prompt_messages", "results_nudge"]
+__all__ = [
+    "answer_messages",
+    "build_prompt",
+    "call_label",
+    "labelled_results",
+    "prompt_messages",
+    "results_nudge",
+    "turn_results",
+]
 
 _DEFAULT_SYSTEM = "You are a helpful assistant."
 
 
+def call_label(name: str, arguments: Any) -> str:
+    """A call as one line of text: ``add(x=6, y=5)``, values written as JSON.
+
+    Args:
+        name: The tool's name.
+        arguments: Its arguments (an object, or JSON text of one).
+
+    Returns:
+        The label.
+    """
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            return f"{name}({arguments})"
+    if not isinstance(arguments, Mapping):
+        return f"{name}({json.dumps(arguments, ensure_ascii=False)})"
+    listed = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in arguments.items())
+    return f"{name}({listed})"
+
+
+def labelled_results(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The messages with each tool result prefixed by the call it answers.
+
+    ``{"role": "tool", "content": "11"}`` answering ``add(x=6, y=5)`` becomes
+    ``add(x=6, y=5) = 11``. A result is matched to its call by ``tool_call_id``, else to the
+    next unanswered call of the assistant message before it; a result that answers no call is
+    left as it is.
+
+    Args:
+        messages: OpenAI messages.
+
+    Returns:
+        New message dicts (the given ones are not modified).
+    """
+    out: list[dict[str, Any]] = []
+    calls: dict[str, str] = {}
+    unanswered: list[str] = []
+    for message in messages:
+        message = dict(message)
+        role = message.get("role")
+        if role == "assistant":
+            calls, unanswered = {}, []
+            for call in message.get("tool_calls") or []:
+                fn = call.get("function") or {}
+                label = call_label(str(fn.get("name")), fn.get("arguments"))
+                key = str(call.get("id") or len(unanswered))
+                calls[key] = label
+                unanswered.append(key)
+        elif role == "tool":
+            key = str(message.get("tool_call_id"))
+            if key not in calls and unanswered:
+                key = unanswered[0]
+            if key in calls:
+                if key in unanswered:
+                    unanswered.remove(key)
+                message["content"] = f"{calls[key]} = {content_text(message.get('content'))}"
+        out.append(message)
+    return out
+
+
 def prompt_messages(job: ChatJob, policy: ToolPolicy) -> list[dict[str, Any]]:
-    """The messages the template renders: the job's, with the policy's nudge when it applies.
+    """The messages the template renders: the job's, with the policy's changes.
+
+    With tools offered and ``tool_choice="auto"``, the nudge joins the system turn; with
+    :attr:`~toolkit.local.decision.policy.ToolPolicy.label_results`, each tool result is
+    prefixed by the call it answers (:func:`labelled_results`), so the model sees which
+    result belongs to which question.
 
     Args:
         job: The request.
@@ -31,7 +106,8 @@ def prompt_messages(job: ChatJob, policy: ToolPolicy) -> list[dict[str, Any]]:
     Returns:
         A new list of messages (the job's are not modified).
     """
-    messages = [dict(m) for m in job.messages]
+    labelled = policy.label_results and job.constrained
+    messages = labelled_results(job.messages) if labelled else [dict(m) for m in job.messages]
     if not (job.tools and job.tool_choice == "auto" and job.constrained and policy.nudge):
         return messages
     if messages and messages[0].get("role") in ("system", "developer"):
@@ -83,3 +159,67 @@ def results_nudge(messages: Sequence[Mapping[str, Any]]) -> str:
                 return f"{RESULTS_NUDGE} The question was: {question}"
             break
     return RESULTS_NUDGE
+
+
+_ANSWER_ASK = {
+    "zh": ("问题：", "函数调用的结果：", "请根据这些结果，用一句完整的话回答问题，给出结果。"),
+    "en": (
+        "Question: ",
+        "Results of the function calls:",
+        "Using these results, answer the question in one complete sentence that states the result.",
+    ),
+}
+
+
+def _language(text: str) -> str:
+    return "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "en"
+
+
+def turn_results(messages: Sequence[Mapping[str, Any]]) -> tuple[str, list[str]]:
+    """The last user question and the labelled tool results that came after it.
+
+    Args:
+        messages: OpenAI messages.
+
+    Returns:
+        The question ("" when there is none) and each result as ``call = result``.
+    """
+    labelled = labelled_results(messages)
+    for position in range(len(labelled) - 1, -1, -1):
+        if labelled[position].get("role") == "user":
+            question = content_text(labelled[position].get("content")).strip()
+            results = [
+                content_text(m.get("content")).strip()
+                for m in labelled[position + 1 :]
+                if m.get("role") == "tool"
+            ]
+            return question, results
+    return "", []
+
+
+def answer_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]] | None:
+    """The final-answer step: the question and the results it rests on, and nothing else.
+
+    Once the tools have answered, a small model reading the whole tool conversation tends to
+    recite the first result, or to call again. Asked anew — the question, the results of this
+    turn labelled with their calls, and a request for one sentence that states the result, in
+    the question's language, without the tool definitions — it answers the question.
+
+    Args:
+        messages: OpenAI messages.
+
+    Returns:
+        A short conversation (the client's system message, if any, then one user turn), or
+        ``None`` when this turn has no tool results.
+    """
+    question, results = turn_results(messages)
+    if not question or not results:
+        return None
+    head, listed, ask = _ANSWER_ASK[_language(question)]
+    body = f"{head}{question}\n\n{listed}\n" + "\n".join(results) + f"\n\n{ask}"
+    system = [
+        {"role": "system", "content": content_text(m.get("content"))}
+        for m in messages[:1]
+        if m.get("role") in ("system", "developer")
+    ]
+    return [*system, {"role": "user", "content": body}]

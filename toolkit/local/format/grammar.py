@@ -23,6 +23,7 @@ its own grammar. :func:`use_token_references` rewrites a grammar's literals so t
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -85,12 +86,38 @@ def _calls_rule(
     return builder.add("calls", f'{call} ( "\\n" {call} ){{{min_calls - 1},{more_high}}}')
 
 
+def _ground_numbers(builder: GrammarBuilder, numbers: Sequence[str]) -> None:
+    """Let the grammar's numbers, and the digits in its strings, be only the given numbers.
+
+    A kind of number none of them is (an integer, a non-negative one) keeps its usual rule.
+    """
+    listed = sorted(set(numbers), key=lambda n: (-len(n), n))
+    unsigned = [n for n in listed if not n.startswith("-")]
+    whole = [n for n in listed if re.fullmatch(r"-?\d+", n)]
+    kinds = {
+        "number": listed,
+        "unumber": unsigned,
+        "integer": whole,
+        "uint": [n for n in whole if not n.startswith("-")],
+        "posint": [n for n in whole if not n.startswith("-") and n.strip("0")],
+    }
+    for name, chosen in kinds.items():
+        if name in builder.rules and chosen:
+            builder.rules[name] = " | ".join(gbnf_literal(n) for n in chosen)
+    if "char" in builder.rules and unsigned:
+        stated = " | ".join(gbnf_literal(n) for n in unsigned)
+        builder.rules["char"] = (
+            r'[^"\\\x7F\x00-\x1F0-9] | "\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4}) | ' + stated
+        )
+
+
 def calls_grammar(
     tools: Sequence[Mapping[str, Any]],
     *,
     names: Iterable[str] | None = None,
     min_calls: int = 1,
     max_calls: int | None = None,
+    numbers: Sequence[str] | None = None,
 ) -> str:
     """A grammar admitting only ``<tool_call>`` blocks whose calls fit the tools' schemas.
 
@@ -99,6 +126,8 @@ def calls_grammar(
         names: Restrict the calls to these tool names (default: every tool).
         min_calls: Fewest calls (at least 1).
         max_calls: Most calls; ``None`` for no limit.
+        numbers: The only numbers the arguments may hold, digits inside text arguments
+            included (the numbers a conversation stated); ``None`` admits any.
 
     Returns:
         GBNF text whose start rule is ``root``.
@@ -109,45 +138,108 @@ def calls_grammar(
     """
     builder = GrammarBuilder()
     root = _calls_rule(builder, tools, names, min_calls, max_calls)
+    if numbers:
+        _ground_numbers(builder, numbers)
     return builder.render(root)
 
 
-def _text_rules(builder: GrammarBuilder, plain_start: bool) -> str:
-    """Rules for text never containing ``<tool_call>``; returns the start rule's name.
+#: Characters a text answer may not begin with: a JSON or fenced call cannot pass as text.
+_NOT_PLAIN_START = "{[`\x20\t\r\n"
 
-    Rule ``text-k`` reads the rest of the text when what came before ends with the first ``k``
-    characters of the tag (a right-linear grammar, so the parser's stack does not grow). With
-    ``plain_start`` the text may not begin with whitespace, ``{``, ``[`` or a backtick, so a
-    JSON or fenced call cannot pass as text.
+
+def _class_char(char: str) -> str:
+    code = ord(char)
+    if code < 0x80:
+        return f"\\x{code:02X}"
+    return f"\\u{code:04X}" if code < 0x10000 else f"\\U{code:08X}"
+
+
+def _next_state(state: str, char: str, prefixes: set[str]) -> str:
+    """The longest end of ``state + char`` that begins some forbidden string."""
+    text = state + char
+    for start in range(len(text) + 1):
+        if text[start:] in prefixes:
+            return text[start:]
+    return ""
+
+
+def _text_rules(
+    builder: GrammarBuilder,
+    plain_start: bool,
+    forbidden: Sequence[str],
+    numbers: Sequence[str] | None = None,
+) -> str:
+    """Rules for text containing none of ``forbidden``; returns the start rule's name.
+
+    The rules are the states of a string-matching automaton (Aho-Corasick): a state is the
+    longest end of the text so far that begins a forbidden string; a state that ends with a
+    whole forbidden string has no rule, so the text cannot go there. Every rule is
+    right-linear, so llama.cpp's parser stack does not grow with the text. With
+    ``plain_start`` the text may not begin with whitespace, ``{``, ``[`` or a backtick. With
+    ``numbers``, a digit can only begin one of those numbers, which then may not run on into
+    another digit.
     """
-    tag = _OPEN
-    names = [f"text-{k}" for k in range(len(tag))]
-    builder.rules[names[0]] = f'| [^<] {names[0]} | "<" {names[1]}'
-    for k in range(1, len(tag)):
-        nxt = tag[k]
-        alts = ["", f'"<" {names[1]}']
-        if k + 1 < len(tag):
-            alts.append(f"{gbnf_literal(nxt)} {names[k + 1]}")
-        alts.append(f"[^<{nxt}] {names[0]}")
-        builder.rules[names[k]] = " | ".join(alts)
+    patterns = sorted({p for p in forbidden if p})
+    prefixes = {p[:i] for p in patterns for i in range(len(p) + 1)}
+    alphabet = sorted({ch for p in patterns for ch in p})
+    dead = {q for q in prefixes if any(q.endswith(p) for p in patterns)}
+    states = sorted(prefixes - dead, key=lambda q: (len(q), q))
+    names = {q: f"text-{i}" for i, q in enumerate(states)}
+    digits = "0123456789" if numbers is not None else ""
+    number = "number" if numbers else None
+
+    def rule(state: str, banned: str = "", *, numbered: bool = True) -> str:
+        alts, to_root = [""], []
+        if number is not None and numbered:
+            alts.append(number)
+        for char in alphabet:
+            target = _next_state(state, char, prefixes)
+            if target in dead or char in banned:
+                continue
+            if target == "":
+                to_root.append(char)
+            else:
+                alts.append(f"{gbnf_literal(char)} {names[target]}")
+        excluded = (set(alphabet) - set(to_root)) | set(banned) | set(digits)
+        alts.append(f"[^{''.join(_class_char(c) for c in sorted(excluded))}] {names['']}")
+        return " | ".join(alts)
+
+    if number is not None:
+        ordered = sorted(set(numbers or ()), key=lambda n: (-len(n), n))
+        builder.rules[number] = f"( {' | '.join(gbnf_literal(n) for n in ordered)} ) number-end"
+        # After a number: no digit (it would make another number), and after a point none either.
+        builder.rules["number-end"] = f'"." number-point | {rule("", ".", numbered=False)}'
+        builder.rules["number-point"] = rule("", numbered=False)
+    for state in states:
+        builder.rules[names[state]] = rule(state)
     if not plain_start:
-        return names[0]
-    builder.rules["text"] = f'| [^<{{[`\\x20\\t\\r\\n] {names[0]} | "<" {names[1]}'
+        return names[""]
+    builder.rules["text"] = rule("", banned=_NOT_PLAIN_START)
     return "text"
 
 
-def text_grammar(*, plain_start: bool = True) -> str:
-    """A grammar admitting any text that never opens a ``<tool_call>`` (``tool_choice="none"``).
+def text_grammar(
+    *,
+    plain_start: bool = True,
+    forbidden: Iterable[str] = (),
+    numbers: Iterable[str] | None = None,
+) -> str:
+    """A grammar admitting any text that never opens a ``<tool_call>``.
 
     Args:
         plain_start: Also refuse text that begins with whitespace, ``{``, ``[`` or a backtick,
             the ways a small model starts a JSON or fenced call outside the template format.
+        forbidden: More strings the text may never contain (say ``"arguments"``, so that no
+            call can be written out as text).
+        numbers: The only numbers the text may state, as written (``"11"``, ``"-15"``,
+            ``"2.1"``); ``None`` lets it state any.
 
     Returns:
         GBNF text whose start rule is ``root``.
     """
     builder = GrammarBuilder()
-    return builder.render(_text_rules(builder, plain_start))
+    listed = None if numbers is None else list(numbers)
+    return builder.render(_text_rules(builder, plain_start, [_OPEN, *forbidden], listed))
 
 
 def _split_literal(body: str, markers: dict[str, str]) -> str:

@@ -8,7 +8,8 @@ asks before the text is complete:
 * is the outermost value closed? (:attr:`~JsonScanner.complete`);
 * which scalar values (strings, numbers, ``true``/``false``/``null``) under one key of the
   outermost object just completed? (what :meth:`~JsonScanner.feed` returns when the scanner
-  was made with ``values_under``).
+  was made with ``values_under``; :attr:`~JsonScanner.keys` names the argument each belongs
+  to).
 
 The tool-call parser (:mod:`toolkit.local.format.parser`) uses the first two to wait for a
 call's JSON without decoding it again at every piece; the decoder uses the third to give up on
@@ -54,6 +55,9 @@ class JsonScanner:
         self._token: list[str] | None = None  # the scalar being read, when values are reported
         self._is_key = False
         self._top_key: str | None = None
+        self._argument: str | None = None  # the key at the second level (an argument's name)
+        #: The argument each reported value belongs to, in the order they were reported.
+        self.keys: list[str | None] = []
 
     @property
     def complete(self) -> bool:
@@ -168,5 +172,8 @@ class JsonScanner:
         if self._is_key:
             if len(self._stack) == 1 and isinstance(value, str):
                 self._top_key = value
+            elif len(self._stack) == 2 and isinstance(value, str):
+                self._argument = value
         elif self._top_key == self._under:
             done.append(value)
+            self.keys.append(self._argument)

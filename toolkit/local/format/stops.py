@@ -2,12 +2,13 @@
 
 A stop string may arrive split across generated pieces; the decoder streams only the text that
 cannot be the start of one (:func:`held_back`) and cuts the text where one begins
-(:func:`find_stop`).
+(:func:`find_stop`). A small model can also fall into a loop, writing the same few characters
+over and over until its token budget runs out; :func:`repetition_start` finds where.
 """
 
 from __future__ import annotations
 
-__all__ = ["find_stop", "held_back"]
+__all__ = ["find_stop", "held_back", "repetition_start"]
 
 
 def find_stop(text: str, stops: tuple[str, ...], emitted: int) -> int | None:
@@ -45,3 +46,28 @@ def held_back(text: str, stops: tuple[str, ...]) -> int:
                 best = size
                 break
     return best
+
+
+def repetition_start(text: str, *, longest: int = 8, times: int = 8) -> int | None:
+    """Where a text starts repeating one short piece over and over, at its end.
+
+    Args:
+        text: The text generated so far.
+        longest: The longest repeated piece looked for, in characters.
+        times: How many times in a row it must come.
+
+    Returns:
+        The index just after the piece's first occurrence (the text cut there keeps it once),
+        or ``None`` when the text does not end in such a loop.
+    """
+    for size in range(1, longest + 1):
+        span = size * times
+        if len(text) < span:
+            break
+        unit = text[-size:]
+        if unit.strip() and text[-span:] == unit * times:
+            start = len(text) - span
+            while start >= size and text[start - size : start] == unit:
+                start -= size
+            return start + size
+    return None

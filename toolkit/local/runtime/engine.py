@@ -41,6 +41,7 @@ from toolkit.local.runtime.cpu import build_has_amx, plain_cpu_buffers
 from toolkit.local.runtime.generation import Generation, pick_token
 from toolkit.local.runtime.grammar_sampler import TOKEN_DATA, CompiledGrammar, logprob
 from toolkit.local.runtime.lookup import DEFAULT_LOOKUP_TOKENS, LookupFeeder
+from toolkit.local.runtime.prefix_cache import PrefixCache
 
 __all__ = ["Engine"]
 
@@ -48,6 +49,8 @@ _LOAD_LOCK = threading.Lock()
 #: Tag texts that grammars should match as the model's own special tokens when it has them.
 _MARKERS = ("<tool_call>", "</tool_call>")
 _GREEDY = SamplingOptions()
+#: Shortest system turn worth keeping in the prefix cache, in tokens.
+_MIN_PREFIX_TOKENS = 64
 #: Compiled grammars kept per engine (the oldest is freed when one more is compiled).
 _GRAMMAR_CACHE = 64
 
@@ -64,6 +67,8 @@ class Engine:
         lookup_tokens: With greedy decoding, most tokens guessed from the context and checked
             in one batch (:mod:`toolkit.local.runtime.lookup`); 0 evaluates one token at a time. The
             choices are the same up to the rounding of batched evaluation.
+        prefix_dir: Where the evaluated system turns of prompts are kept across runs
+            (:mod:`toolkit.local.runtime.prefix_cache`); ``None`` keeps them in memory only.
 
     Raises:
         LocalModelError: The file cannot be loaded (missing, truncated or corrupt).
@@ -77,6 +82,7 @@ class Engine:
         n_threads: int | None = None,
         vocab_only: bool = False,
         lookup_tokens: int = DEFAULT_LOOKUP_TOKENS,
+        prefix_dir: str | os.PathLike[str] | None = None,
     ) -> None:
         self.model_path = Path(model_path)
         self.lookup_tokens = lookup_tokens
@@ -103,6 +109,15 @@ class Engine:
         self._pieces: dict[int, bytes] = {}
         self._openers: dict[tuple[bytes, ...], np.ndarray] = {}
         self._ends: np.ndarray | None = None
+        self._controls = np.asarray(
+            [
+                i
+                for i in range(self.n_vocab)
+                if llama_lib.llama_vocab_is_control(self._vocab, i)
+                and not llama_lib.llama_vocab_is_eog(self._vocab, i)
+            ],
+            dtype=np.int64,
+        )
         self._grammars: dict[str, CompiledGrammar] = {}
         self._scratch = np.zeros(self.n_vocab, dtype=TOKEN_DATA)
         self._scratch["id"] = np.arange(self.n_vocab, dtype=np.int32)
@@ -110,6 +125,12 @@ class Engine:
         #: Held by whoever uses the model: it serves one request at a time.
         self.lock = threading.Lock()
         self._markers = {m: m for m in _MARKERS if self.token_id(m) is not None}
+        self.prefixes: PrefixCache | None = None
+        if not vocab_only:
+            stat = self.model_path.stat()
+            identity = f"{self.model_path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{n_ctx}"
+            where = Path(prefix_dir) if prefix_dir is not None else None
+            self.prefixes = PrefixCache(self._llm, identity, where)
 
     @classmethod
     def from_settings(cls, settings: Settings, model_path: str | os.PathLike[str]) -> Engine:
@@ -123,7 +144,12 @@ class Engine:
         Returns:
             The loaded engine.
         """
-        return cls(model_path, n_ctx=settings.n_ctx, n_threads=settings.n_threads)
+        return cls(
+            model_path,
+            n_ctx=settings.n_ctx,
+            n_threads=settings.n_threads,
+            prefix_dir=settings.cache_dir / "prefix-states",
+        )
 
     @property
     def n_ctx(self) -> int:
@@ -233,16 +259,33 @@ class Engine:
             raise LocalModelError("cannot generate from an empty prompt.")
         if len(tokens) >= self.n_ctx:
             raise ContextWindowError(len(tokens), self.n_ctx)
-        current = llm.input_ids[: llm.n_tokens]
-        limit = min(len(current), len(tokens))
-        differs = np.nonzero(current[:limit] != np.asarray(tokens[:limit]))[0]
-        common = int(differs[0]) if len(differs) else limit
+        common = self._common_prefix(tokens)
         if common == len(tokens) == llm.n_tokens and self._logits is not None:
             return self._logits
+        system = self._system_turn(tokens)
+        if self.prefixes is not None and common < system < len(tokens):
+            if not self.prefixes.restore(tokens[:system]):
+                llm.n_tokens = min(common, llm.n_tokens)
+                llm.eval(list(tokens[llm.n_tokens : system]))
+                self.prefixes.store(tokens[:system])
+            common = system
         common = min(common, len(tokens) - 1)  # re-evaluate at least one token for its logits
         llm.n_tokens = common
         llm.eval(list(tokens[common:]))
         return self._read_logits()
+
+    def _common_prefix(self, tokens: Sequence[int]) -> int:
+        llm = self._llm
+        current = llm.input_ids[: llm.n_tokens]
+        limit = min(len(current), len(tokens))
+        differs = np.nonzero(current[:limit] != np.asarray(tokens[:limit]))[0]
+        return int(differs[0]) if len(differs) else limit
+
+    def _system_turn(self, tokens: Sequence[int]) -> int:
+        """Tokens up to and including the first end of turn (0 when too short to keep)."""
+        ends = np.flatnonzero(np.isin(np.asarray(tokens), self.end_tokens()))
+        length = int(ends[0]) + 1 if len(ends) else 0
+        return length if length >= _MIN_PREFIX_TOKENS else 0
 
     def _read_logits(self) -> np.ndarray:
         pointer = llama_lib.llama_get_logits_ith(self._llm.ctx, -1)
@@ -324,6 +367,11 @@ class Engine:
         grammar: CompiledGrammar | None,
         rng: np.random.Generator,
     ) -> int:
+        if grammar is not None:
+            # A grammar reads a control token (<|im_start|>...) as its text, which the output
+            # never shows: the text would escape the grammar. Under a grammar they are banned.
+            logits = logits.copy()
+            logits[self._controls] = -np.inf
         token = pick_token(logits, options, rng)
         if grammar is None or grammar.allows(token):
             return token

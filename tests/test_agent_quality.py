@@ -1,0 +1,155 @@
+"""The embedded model as an agent, over real HTTP: the four ways a small model goes wrong.
+
+Each test is a case of one failure class, run end to end through clients nobody on the team
+wrote (the seed's own tinyLangChain typed in as printed, LangGraph's ``create_agent``) or the
+toolkit's loop:
+
+1. the final answer repeats one tool result instead of answering;
+2. a factual question with a fitting tool is answered with an invented fact;
+3. call JSON leaks into a text answer;
+4. a chain's later step uses wrong values, or the loop runs out of steps repeating calls.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+from langchain.agents import create_agent
+from langchain_core.messages import AIMessage
+from langchain_openai import ChatOpenAI
+
+from toolkit.eval.agent_checks import leaked_call, ungrounded_numbers
+from toolkit.loop import ToolLoop
+from toolkit.schema import tool_schema
+from tools import add, calculate, get_capital, get_population, get_price, get_weather
+
+SEED = Path(__file__).parent / "seed"
+ELEVEN = re.compile(r"(?<![\d.])11(?![\d.])")
+
+
+def _chat(local_server) -> ChatOpenAI:
+    return ChatOpenAI(
+        base_url=local_server.base_url,
+        api_key=local_server.api_key or "local",
+        model="local",
+        temperature=0,
+        max_retries=0,
+        timeout=600,
+    )
+
+
+def _printed_messages(stdout: str) -> list[dict]:
+    """The messages listing 7.11 prints, one dict literal after each banner."""
+    return [ast.literal_eval(line) for line in stdout.splitlines() if line.startswith("{")]
+
+
+def test_the_seeds_listing_7_11_as_printed_answers_with_the_sum(local_server) -> None:
+    env = {
+        **os.environ,
+        "OPENAI_API_BASE": local_server.base_url,
+        "OPENAI_API_KEY": local_server.api_key or "local",
+    }
+    done = subprocess.run(
+        [sys.executable, "listing_7_11.py"],
+        cwd=SEED,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr
+    messages = _printed_messages(done.stdout)
+    calls = [
+        (call["function"]["name"], json.loads(call["function"]["arguments"]))
+        for message in messages
+        for call in message.get("tool_calls") or []
+    ]
+    assert ("add", {"x": 6, "y": 5}) in calls
+    assert {args["location"] for name, args in calls if name == "get_weather"} == {"北京", "西安"}
+    final = messages[-1]
+    assert final["role"] == "assistant" and not final.get("tool_calls")
+    assert ELEVEN.search(final["content"]), final["content"]  # not "6 摄氏度"
+    assert not leaked_call(final["content"])
+
+
+def test_create_agent_on_the_seeds_tools_answers_with_the_sum(local_server) -> None:
+    agent = create_agent(_chat(local_server), [add, get_weather])
+    state = agent.invoke({"messages": [("user", "计算一下北京和西安的气温的总和")]})
+    final = state["messages"][-1]
+    assert isinstance(final, AIMessage) and not final.tool_calls
+    assert ELEVEN.search(final.text), final.text
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in final.text)  # in the question's language
+
+
+def test_a_fact_a_tool_knows_is_looked_up_not_invented(local_server) -> None:
+    result = ToolLoop(_chat(local_server), [get_weather, get_price]).run(
+        "How much does a cup of coffee cost?"
+    )
+    assert result.answered
+    names = [c["name"] for m in result.transcript if isinstance(m, AIMessage) for c in m.tool_calls]
+    assert "get_price" in names
+    assert re.search(r"(?<![\d.])28(?![\d.])", result.answer), result.answer
+    results = [str(m.content) for m in result.transcript if m.type == "tool"]
+    assert (
+        ungrounded_numbers(result.answer, ["How much does a cup of coffee cost?", *results]) == []
+    )
+
+
+def _asked(call_id: str, name: str, arguments: dict) -> dict:
+    function = {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False)}
+    call = {"id": call_id, "type": "function", "function": function}
+    return {"role": "assistant", "content": None, "tool_calls": [call]}
+
+
+def _answered(call_id: str, content: str) -> dict:
+    return {"role": "tool", "tool_call_id": call_id, "content": content}
+
+
+def test_a_text_answer_never_holds_a_call(local_server) -> None:
+    # A conversation where the model, asked to answer in text, wants to write a call:
+    # after three calculations it reached for a fourth as JSON.
+    messages = [
+        {"role": "user", "content": "北京和上海的人口加起来一共是多少百万？"},
+        _asked("a", "get_population", {"city": "北京"}),
+        _answered("a", "北京 (Beijing): 21.9 million people"),
+        _asked("b", "get_population", {"city": "上海"}),
+        _answered("b", "上海 (Shanghai): 24.9 million people"),
+    ]
+    steps = [("(21.9 + 24.9) * 2", "93.6"), ("93.6 * 2", "187.2"), ("187.2 * 2", "374.4")]
+    for step, (expression, value) in enumerate(steps):
+        messages += [
+            _asked(f"c{step}", "calculate", {"expression": expression}),
+            _answered(f"c{step}", value),
+        ]
+    tools = [tool_schema(get_population), tool_schema(calculate)]
+    for choice in ("auto", "none"):
+        body = {"messages": messages, "tools": tools, "tool_choice": choice, "temperature": 0}
+        reply = httpx.post(f"{local_server.base_url}/chat/completions", json=body, timeout=900)
+        message = reply.json()["choices"][0]["message"]
+        content = message.get("content") or ""
+        assert not leaked_call(content), content
+        assert "{" not in content and '"name' not in content, content
+
+
+def test_a_lookup_chain_uses_the_looked_up_values(local_server) -> None:
+    result = ToolLoop(_chat(local_server), [get_capital, get_population]).run(
+        "How many people live in the capital of France?"
+    )
+    assert result.answered, result.hint
+    calls = [
+        (c["name"], c["args"]) for m in result.transcript if isinstance(m, AIMessage)
+        for c in m.tool_calls
+    ]  # fmt: skip
+    assert calls[0][0] == "get_capital"
+    assert ("get_population", {"city": "巴黎"}) in calls or any(
+        name == "get_population" and "paris" in str(args).lower() for name, args in calls
+    )
+    assert re.search(r"2\.1", result.answer), result.answer
+    assert result.model_calls <= 4

@@ -1,0 +1,82 @@
+"""Grounding: which numbers a conversation states, which call arguments it does not, and labels."""
+
+from __future__ import annotations
+
+from toolkit.local.decision.grounding import conversation_text, known_numbers, ungrounded_numbers
+from toolkit.local.decision.prompt import call_label, labelled_results
+
+
+def _known(*texts: str) -> frozenset[float]:
+    return known_numbers(conversation_text([{"role": "user", "content": t} for t in texts]))
+
+
+def test_numbers_stated_anywhere_in_the_conversation_are_known() -> None:
+    known = _known("北京 6 摄氏度, 西安 5 摄氏度", "rate 5% over 12.5 years, -15 °C, one kg")
+    for value in (6, 5, 0.05, 12.5, 15):
+        assert float(value) in known
+    assert 11.0 not in known and 7.0 not in known
+    assert 1.0 not in known  # "one kg" states no number: add(1, 1) would be invented
+
+
+def test_a_call_with_numbers_nobody_stated_is_ungrounded() -> None:
+    known = _known("计算一下北京和西安的气温的总和")
+    assert ungrounded_numbers({"x": 6, "y": 5}, known) == [6.0, 5.0]  # the docstring's example
+    known = _known("计算一下北京和西安的气温的总和", "北京: 6 °C", "西安: 5 °C")
+    assert ungrounded_numbers({"x": 6, "y": 5}, known) == []
+
+
+def test_numbers_inside_text_arguments_count() -> None:
+    known = _known("北京 21.9 million", "上海 24.9 million")
+    assert ungrounded_numbers({"expression": "21.9 + 24.9"}, known) == []
+    assert ungrounded_numbers({"expression": "(21.9 + 24.9) * 2"}, known) == [2.0]
+    assert ungrounded_numbers({"city": "Xi'an", "metric": True, "n": -15}, _known("-15 °C")) == []
+
+
+def test_call_labels_read_like_calls() -> None:
+    assert call_label("add", '{"x": 6, "y": 5}') == "add(x=6, y=5)"
+    assert call_label("get_weather", {"city": "北京"}) == 'get_weather(city="北京")'
+    assert call_label("f", "not json") == "f(not json)"
+    assert call_label("f", "[1, 2]") == "f([1, 2])"
+
+
+def test_each_result_is_labelled_with_the_call_it_answers() -> None:
+    messages = [
+        {"role": "user", "content": "sum?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "a", "type": "function", "function": {"name": "w", "arguments": '{"c": 1}'}},
+                {"id": "b", "type": "function", "function": {"name": "w", "arguments": '{"c": 2}'}},
+            ],
+        },
+        {"role": "tool", "tool_call_id": "b", "content": "two"},
+        {"role": "tool", "tool_call_id": "unknown-id", "content": "one"},
+        {"role": "tool", "tool_call_id": "x", "content": "orphan"},
+    ]
+    labelled = labelled_results(messages)
+    assert [m.get("content") for m in labelled[2:]] == ["w(c=2) = two", "w(c=1) = one", "orphan"]
+    assert messages[2]["content"] == "two"  # the given messages are not modified
+
+
+def test_the_final_answer_step_asks_anew_with_the_labelled_results() -> None:
+    from toolkit.local.decision.prompt import answer_messages
+
+    call = {"id": "a", "type": "function", "function": {"name": "add", "arguments": '{"x": 6}'}}
+    messages = [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "第一个问题"},
+        {"role": "assistant", "content": "好的"},
+        {"role": "user", "content": "计算一下北京和西安的气温的总和"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "a", "content": "11"},
+    ]
+    step = answer_messages(messages)
+    assert step is not None and [m["role"] for m in step] == ["system", "user"]
+    assert step[0]["content"] == "Be brief."
+    body = step[1]["content"]
+    assert body.startswith("问题：计算一下北京和西安的气温的总和\n")
+    assert "add(x=6) = 11" in body and "第一个问题" not in body
+    english = answer_messages([{"role": "user", "content": "Sum?"}, *messages[4:]])
+    assert english is not None and english[0]["content"].startswith("Question: Sum?")
+    assert answer_messages(messages[:4]) is None  # no results in this turn

@@ -1,0 +1,141 @@
+"""Where a conversation's last turn stands: its question, its results, what it still needs. Pure.
+
+A turn begins at the last user message. The decoder asks of it: has a tool answered yet
+(:func:`has_results`)? What was the question (:func:`last_question`)? And does the question
+still hold numbers no step has used (:func:`unused_numbers`) — a sign that its answer would be
+premature.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from toolkit.local.decision.grounding import (
+    CallHistory,
+    arguments_of,
+    conversation_text,
+    known_numbers,
+    numbers_of,
+    repeats,
+    ungrounded_numbers,
+    ungrounded_values,
+)
+from toolkit.local.decision.policy import ToolPolicy
+from toolkit.local.format.job import ChatJob
+from toolkit.wire import content_text
+
+__all__ = ["CallJudge", "has_results", "last_question", "turn_start", "unused_numbers"]
+
+
+def turn_start(messages: Sequence[Mapping[str, Any]]) -> int:
+    """The position of the last user message: where this turn begins (0 when none).
+
+    Args:
+        messages: OpenAI messages.
+
+    Returns:
+        The index.
+    """
+    positions = [i for i, m in enumerate(messages) if m.get("role") == "user"]
+    return positions[-1] if positions else 0
+
+
+def last_question(messages: Sequence[Mapping[str, Any]]) -> str:
+    """The text of the last user message ("" when none).
+
+    Args:
+        messages: OpenAI messages.
+
+    Returns:
+        The text.
+    """
+    users = [m for m in messages if m.get("role") == "user"]
+    return content_text(users[-1].get("content")) if users else ""
+
+
+def has_results(messages: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether any tool result is among the messages.
+
+    Args:
+        messages: OpenAI messages.
+
+    Returns:
+        True when a ``role="tool"`` message is there.
+    """
+    return any(message.get("role") == "tool" for message in messages)
+
+
+def unused_numbers(messages: Sequence[Mapping[str, Any]]) -> list[float]:
+    """Numbers of the last question that no call of this turn used and no result repeats.
+
+    "Add 17 and 25, then multiply the result by 3" answered after ``add(17, 25)`` still has
+    its 3: the question needs another step before its answer.
+
+    Args:
+        messages: OpenAI messages.
+
+    Returns:
+        The unused numbers, sorted.
+    """
+    start = turn_start(messages)
+    asked = (
+        known_numbers(content_text(messages[start].get("content")).casefold())
+        if messages
+        else frozenset()
+    )
+    turn = messages[start + 1 :]
+    used = {
+        value
+        for message in turn
+        for call in message.get("tool_calls") or []
+        for value in numbers_of(arguments_of(call))
+    }
+    said = known_numbers(conversation_text([m for m in turn if m.get("role") == "tool"]))
+    return sorted(v for v in asked if v not in used and v not in said)
+
+
+class CallJudge:
+    """What the calls of one answer are judged against: the conversation's calls and results,
+    its text, and the tools' schemas.
+
+    Args:
+        job: The request.
+        policy: The decision settings.
+        auto: Whether the model chose to call (``tool_choice="auto"``): only then are calls
+            with values the conversation never gave rejected.
+    """
+
+    def __init__(self, job: ChatJob, policy: ToolPolicy, *, auto: bool) -> None:
+        self.auto, self.policy = auto, policy
+        self.history = CallHistory(
+            job.messages if auto and policy.drop_repeated_calls else [], policy
+        )
+        self.grounding = conversation_text(job.messages)
+        self.schemas = {t["function"]["name"]: t["function"].get("parameters") for t in job.tools}
+        self.required = {n: list((s or {}).get("required") or []) for n, s in self.schemas.items()}
+        self.doomed_name: str | None = None
+
+    def rejected(self, call: dict[str, Any]) -> bool:
+        """Whether a call repeats the conversation or, with "auto", uses values it never gave."""
+        if self.history.redundant(call):
+            return True
+        schema = self.schemas.get(call["function"]["name"])
+        values = arguments_of(call)
+        return self.auto and bool(ungrounded_values(values, schema, self.grounding, self.policy))
+
+    def only_numbers_ungrounded(self, call: dict[str, Any]) -> bool:
+        """Whether a call's only fault is numbers the conversation never stated."""
+        values = arguments_of(call)
+        schema = self.schemas.get(call["function"]["name"])
+        faults = ungrounded_values(values, schema, self.grounding, self.policy)
+        numbers = ungrounded_numbers(values, known_numbers(self.grounding))
+        return bool(faults) and len(faults) == len(numbers)
+
+    def repeat_doom(self, value: Any, written: dict[str, Any], tool: str | None) -> bool:
+        """Stop a first call as soon as it repeats one the conversation made."""
+        earlier = self.history.arguments.get(tool or "", [])
+        if tool is not None and repeats(written, self.required.get(tool, []), earlier):
+            self.doomed_name = tool
+            return True
+        return False
