@@ -19,8 +19,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from toolkit.eval.agent_checks import leaked_call, task_problems, ungrounded_numbers
 from toolkit.eval.agent_tasks import AgentTask, task_tools
 from toolkit.eval.pool import run_bounded
-from toolkit.loop import ToolLoop
-from toolkit.transcript import to_openai_messages
+from toolkit.loop import ToolLoop, to_openai_messages
 from toolkit.wire import content_text
 
 __all__ = ["TaskResult", "run_task", "run_tasks"]

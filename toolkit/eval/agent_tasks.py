@@ -30,7 +30,7 @@ from typing import Any
 from langchain_core.tools import BaseTool
 
 from toolkit.errors import ConfigError
-from toolkit.schema import load_targets
+from toolkit.targets import load_targets
 
 __all__ = ["DEV_TASKS", "AgentTask", "ExpectedCall", "load_tasks", "task_tools"]
 
