@@ -31,6 +31,11 @@ def test_all_tools_is_complete_and_sorted_exports() -> None:
         "read_file",
         "query_database",
         "describe_database",
+        "subtract",
+        "multiply",
+        "get_price",
+        "get_capital",
+        "get_population",
     }
     for name in names:
         assert getattr(tools, name) in tools.ALL_TOOLS
@@ -351,3 +356,25 @@ def test_make_database_tools_over_another_file(tmp_path) -> None:
     assert "CREATE TABLE pets" in describe.invoke({})
     with pytest.raises(FileNotFoundError):
         tools.make_database_tools(tmp_path / "missing.db")
+
+
+def test_lookup_tools_answer_in_either_language_and_refuse_what_they_do_not_know() -> None:
+    assert tools.get_price.invoke({"item": "Apples"}) == "苹果 (apple): 8 yuan per kg"
+    assert tools.get_price.invoke({"item": "牛奶"}) == "牛奶 (milk): 12 yuan per litre"
+    assert tools.get_capital.invoke({"country": "france"}) == "法国 (France): 巴黎 (Paris)"
+    assert tools.get_population.invoke({"city": "上海市"}) == "上海 (Shanghai): 24.9 million people"
+    assert tools.get_population.invoke({"city": "巴黎"}).endswith("2.1 million people")
+    for tool, argument in [
+        (tools.get_price, {"item": "榴莲"}),
+        (tools.get_capital, {"country": "Atlantis"}),
+        (tools.get_population, {"city": "Gotham"}),
+    ]:
+        with pytest.raises(ToolException, match="Ask for one of"):
+            tool.func(**argument)
+
+
+def test_subtract_and_multiply_keep_whole_numbers_whole() -> None:
+    assert tools.subtract.invoke({"x": 23, "y": -15}) == 38
+    assert tools.multiply.invoke({"x": 8, "y": 3}) == 24
+    assert tools.multiply.invoke({"x": 2.5, "y": 0.1}) == 0.25
+    assert tools.subtract.invoke({"x": 1, "y": 0.1}) == 0.9
