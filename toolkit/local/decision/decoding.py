@@ -9,13 +9,18 @@
 * ``"required"``: calls; a named tool: one call of that tool;
 * ``constrained=False``: free decoding, read by the tolerant parser.
 
-Calls are decoded one ``<tool_call>`` block at a time under the calls grammar. With ``"auto"``
-a first call whose answer the conversation already holds
-(:class:`~toolkit.local.decision.grounding.CallHistory`) gives way to the next most likely tool,
-and to a text answer built from the results when every likely tool is redundant. When parallel
-calls are allowed the model is made to write one more call after each, kept only when it is new
-and grounded in the conversation (:mod:`toolkit.local.decision.grounding`); it is given up at
-the first argument value that rules it out.
+With ``"auto"``, a text answer is kept back until it is complete and checked
+(:meth:`_Decoder.checked_text`); once this turn's tools have answered, the answer comes from the
+final-answer step (:func:`~toolkit.local.decision.prompt.answer_messages`), and a question whose
+numbers no step has used yet keeps the turn calling.
+
+Calls are decoded one ``<tool_call>`` block at a time under the calls grammar. A first call that
+repeats the conversation (stopped at the value that makes it a repeat) or uses values it never
+gave (:class:`~toolkit.local.decision.turn.CallJudge`) gives way to the next most likely tool,
+and to a text answer from the results when no tool does better. When parallel calls are allowed
+the model is made to write one more call after each — of the same tool, then of another — kept
+only when it is new and grounded in the conversation (:mod:`toolkit.local.decision.grounding`);
+it is given up at the first argument value that rules it out.
 """
 
 from __future__ import annotations

@@ -24,6 +24,13 @@ probabilities at a few points, and on what the conversation already says:
 5. **Already answered?** A call that repeats an earlier one, or asks only for what its earlier
    results already say, is redundant; the next most likely tool is tried instead, and when
    there is none the answer is text built from the results.
+6. **Grounded?** A call whose values the conversation never gave (numbers nobody stated, text
+   nobody wrote: a small model copies a tool description's examples) gives way to a tool whose
+   call is grounded; after results it is written again with only the stated numbers.
+7. **Is the text an answer?** Before any result, a text answer that writes a call out, echoes
+   the question or states a number nobody gave is decoded as calls instead. After results, the
+   answer comes from a final-answer step (the question and the labelled results, without the
+   tools), may state only numbers that were stated, and may not hold call JSON.
 
 :mod:`toolkit.local.decision.decoding` turns these into decoding.
 """
