@@ -16,6 +16,9 @@ and to a text answer built from the results when every likely tool is redundant.
 calls are allowed the model is made to write one more call after each, kept only when it is new
 and grounded in the conversation (:mod:`toolkit.local.decision.grounding`); it is given up at
 the first argument value that rules it out.
+
+A text answer is decoded under :func:`answer_text_grammar`: the JSON of the job's response
+format when it has one, whatever the decision (a call stays a call).
 """
 
 from __future__ import annotations
@@ -44,11 +47,28 @@ from toolkit.local.format.grammar import calls_grammar, text_grammar
 from toolkit.local.format.job import ChatJob, SamplingOptions
 from toolkit.local.format.json_scan import JsonScanner
 from toolkit.local.format.parser import ToolCallStream, parse_tool_calls
+from toolkit.local.format.structured import answer_grammar
 
 if TYPE_CHECKING:  # decoding drives a loaded engine; the llama.cpp module is the runtime's
     from toolkit.local.runtime.engine import Engine
 
-__all__ = ["answer"]
+__all__ = ["answer", "answer_text_grammar"]
+
+
+def answer_text_grammar(job: ChatJob) -> str | None:
+    """The grammar a text answer is decoded under: the response format's JSON when the job
+    has one (:mod:`toolkit.local.format.structured`), else text that never opens a call when
+    tools were offered, else none.
+
+    Args:
+        job: The request.
+
+    Returns:
+        GBNF text, or ``None`` for free decoding.
+    """
+    if job.text_schema is not None:
+        return answer_grammar(job.text_schema)
+    return text_grammar() if job.tools and job.constrained else None
 
 
 def answer(
@@ -155,21 +175,23 @@ class _Decoder:
         return self.engine.tokenize(text)
 
     def text(self, *, from_results: bool = False) -> Iterator[Event]:
-        constrained = bool(self.job.tools) and self.job.constrained
+        plain = bool(self.job.tools) and self.job.constrained and self.job.text_schema is None
         generation = self.engine.generate(
             self._answer_from_results() if from_results else self.tokens,
             self._options(),
-            grammar=text_grammar() if constrained else None,
+            grammar=answer_text_grammar(self.job),
             cancel=self.cancel,
-            ban_first=self._not_text() if constrained else None,
+            ban_first=self._not_text() if plain else None,
         )
-        started = False
+        started, scored = False, 0
         for piece in generation:
             if not started:
                 piece = piece.lstrip()
                 started = bool(piece)
             if piece:
-                yield ContentDelta(piece)
+                scores = tuple((generation.logprobs or [])[scored:])
+                scored += len(scores)
+                yield ContentDelta(piece, scores)
         self.used += generation.completion_tokens
         yield self._finished(generation.finish_reason or "stop", "text")
 

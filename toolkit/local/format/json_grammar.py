@@ -13,11 +13,16 @@ one optional space may follow ``,`` and ``:``.
 
 Schema support: ``type`` (also a list of types), ``enum``, ``const``, ``properties``,
 ``required``, ``additionalProperties``, ``items``, ``prefixItems``, ``minItems``/``maxItems``,
-``minLength``/``maxLength``, ``anyOf``/``oneOf``, ``allOf`` (merged objects), local ``$ref``
-(recursive ones too), OpenAPI's ``nullable``, ``minimum``/``exclusiveMinimum`` at or above 0.
-A schema without ``type`` is read from its keywords (``properties`` -> object, ``items`` ->
-array), and ``{}`` admits any JSON value. ``pattern``, ``format`` and other numeric bounds are
-not enforced; annotations (``title``, ``description``, ``default``, ``examples``) are ignored.
+``minLength``/``maxLength``, ``format`` ``date``/``time``/``date-time``/``uuid``
+(:data:`STRING_FORMATS`), ``anyOf``/``oneOf`` (``oneOf`` decoded as ``anyOf``), ``allOf``
+(merged objects), local ``$ref`` (recursive ones too), OpenAPI's ``nullable``, and numeric
+bounds (:mod:`toolkit.local.format.json_numbers`): any ``minimum``/``maximum`` and exclusive
+bounds on integers; on numbers, whole bounds with a lower one at or above 0. A schema without
+``type`` is read from its keywords (``properties`` -> object, ``items`` -> array), and ``{}``
+admits any JSON value. Other keywords (``pattern``, other formats, other numeric bounds...)
+are not enforced here: :mod:`toolkit.local.format.structured` tells which, for the answers
+that must follow a schema exactly. Annotations (``title``, ``description``, ``default``,
+``examples``) are ignored.
 """
 
 from __future__ import annotations
@@ -27,7 +32,35 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["GrammarBuilder", "gbnf_literal", "json_literal"]
+from toolkit.local.format.json_numbers import (
+    integer_bounds,
+    integer_range,
+    number_bounds,
+    number_range,
+)
+
+__all__ = ["STRING_FORMATS", "GrammarBuilder", "gbnf_literal", "json_literal"]
+
+_BOUNDS = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
+_D31 = '( "0" [1-9] | [12] [0-9] | "3" [01] )'
+_D30 = '( "0" [1-9] | [12] [0-9] | "30" )'
+_DATE = (
+    f'[0-9]{{4}} "-" ( ( "0" [13578] | "1" [02] ) "-" {_D31} | ( "0" [469] | "11" ) "-" {_D30}'
+    ' | "02-" ( "0" [1-9] | [12] [0-9] ) )'
+)
+_HOUR = '( [01] [0-9] | "2" [0-3] )'
+_TIME = (
+    f'{_HOUR} ":" [0-5] [0-9] ":" [0-5] [0-9] ( "." [0-9]{{1,9}} )?'
+    f' ( "Z" | [+-] {_HOUR} ":" [0-5] [0-9] )'
+)
+#: ``format`` values enforced by the grammar (RFC 3339 dates and times, lowercase UUIDs):
+#: GBNF for the string's content, between the quotes. February has up to 29 days in any year.
+STRING_FORMATS = {
+    "date": _DATE,
+    "time": _TIME,
+    "date-time": f'{_DATE} "T" {_TIME}',
+    "uuid": '[0-9a-f]{8} "-" [0-9a-f]{4} "-" [0-9a-f]{4} "-" [0-9a-f]{4} "-" [0-9a-f]{12}',
+}
 
 _PRIMITIVES = {
     "ws": '" "?',
@@ -43,6 +76,15 @@ _PRIMITIVES = {
     "value": "object | array | string | number | boolean | null",
     "object": '"{" ws ( string ":" ws value ( "," ws string ":" ws value )* )? "}"',
     "array": '"[" ws ( value ( "," ws value )* )? "]"',
+}
+#: Strings of a structured answer (``compact_strings``): words separated by one space or one
+#: escaped newline or tab, none leading, trailing or doubled, so a string cannot run on as blank
+#: space.
+_COMPACT = {
+    "string": r'"\"" ( word ( gap word )* )? "\""',
+    "word": "wchar+",
+    "wchar": r'[^"\\\x7F\x00-\x20] | "\\" (["\\/bf] | "u" [0-9a-fA-F]{4})',
+    "gap": r'" " | "\\n" | "\\t"',
 }
 _ESCAPES = str.maketrans({"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"})
 
@@ -72,11 +114,17 @@ def json_literal(value: Any) -> str:
 
 
 class GrammarBuilder:
-    """Collects named GBNF rules; one instance builds one grammar."""
+    """Collects named GBNF rules; one instance builds one grammar.
 
-    def __init__(self) -> None:
+    Args:
+        compact_strings: Write strings as words with single spaces between them (no leading,
+            trailing or doubled whitespace), for answers a small model writes in full.
+    """
+
+    def __init__(self, *, compact_strings: bool = False) -> None:
         self.rules: dict[str, str] = {}
         self._memo: dict[tuple[int, str], str] = {}
+        self._primitives = {**_PRIMITIVES, **(_COMPACT if compact_strings else {})}
 
     def primitive(self, name: str) -> str:
         """Add a primitive rule (``string``, ``number``, ``value``...) and those it uses.
@@ -88,9 +136,9 @@ class GrammarBuilder:
             The rule's name.
         """
         if name not in self.rules:
-            self.rules[name] = _PRIMITIVES[name]
-            for dep in re.findall(r"\b[a-z]+\b(?![\"\]])", _PRIMITIVES[name]):
-                if dep in _PRIMITIVES:
+            body = self.rules[name] = self._primitives[name]
+            for dep in re.findall(r"\b[a-z]+\b(?![\"\]])", body):
+                if dep in self._primitives:
                     self.primitive(dep)
         return name
 
@@ -105,7 +153,7 @@ class GrammarBuilder:
             The rule's name.
         """
         base = re.sub(r"[^a-zA-Z0-9-]+", "-", hint).strip("-").lower() or "r"
-        if base in _PRIMITIVES or base == "root":
+        if base in self._primitives or base == "root":
             base += "-r"
         name, n = base, 1
         while name in self.rules and self.rules[name] != body:
@@ -174,6 +222,10 @@ class GrammarBuilder:
         return self.primitive("value")
 
     def _string(self, schema: Mapping[str, Any]) -> str:
+        fmt = schema.get("format")
+        shape = STRING_FORMATS.get(fmt) if isinstance(fmt, str) else None
+        if shape is not None:
+            return '"\\"" ' + shape + ' "\\""'
         low, high = schema.get("minLength"), schema.get("maxLength")
         if not isinstance(low, int) and not isinstance(high, int):
             return self.primitive("string")
@@ -183,14 +235,17 @@ class GrammarBuilder:
         return rf'"\"" char{{{low},{high}}} "\""'
 
     def _number(self, schema: Mapping[str, Any], kind: str) -> str:
+        if not any(k in schema for k in _BOUNDS):
+            return self.primitive(kind)
+        if kind == "integer":
+            bounds = integer_bounds(schema)
+            return integer_range(*bounds) if bounds else self.primitive("integer")
+        bounds = number_bounds(schema)
+        if bounds is not None:
+            return number_range(*bounds)
         minimum, exclusive = schema.get("minimum"), schema.get("exclusiveMinimum")
         non_negative = _is_num(minimum) and minimum >= 0
-        positive = _is_num(exclusive) and exclusive >= 0
-        if kind == "integer":
-            if positive or (_is_num(minimum) and minimum >= 1):
-                return self.primitive("posint")
-            return self.primitive("uint" if non_negative else "integer")
-        return self.primitive("unumber" if non_negative or positive else "number")
+        return self.primitive("unumber" if non_negative or _is_num(exclusive) else "number")
 
     def _array(self, schema: Mapping[str, Any], root: Mapping[str, Any], hint: str) -> str:
         ws = self.primitive("ws")

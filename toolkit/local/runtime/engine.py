@@ -38,8 +38,8 @@ from toolkit.local.format.grammar import use_token_references
 from toolkit.local.format.job import SamplingOptions
 from toolkit.local.format.stops import find_stop, held_back
 from toolkit.local.runtime.cpu import build_has_amx, plain_cpu_buffers
-from toolkit.local.runtime.generation import Generation, pick_token
-from toolkit.local.runtime.grammar_sampler import TOKEN_DATA, CompiledGrammar, logprob
+from toolkit.local.runtime.generation import Generation, pick_token, token_logprob
+from toolkit.local.runtime.grammar_sampler import TOKEN_DATA, CompiledGrammar
 from toolkit.local.runtime.lookup import DEFAULT_LOOKUP_TOKENS, LookupFeeder
 
 __all__ = ["Engine"]
@@ -285,7 +285,6 @@ class Engine:
         grammar: str | None = None,
         cancel: threading.Event | None = None,
         ban_first: np.ndarray | Sequence[int] | None = None,
-        score: bool = False,
     ) -> Generation:
         """Start generating after a prompt; iterate the result for text pieces.
 
@@ -295,8 +294,6 @@ class Engine:
             grammar: GBNF text constraining the output, or ``None``.
             cancel: Set it to stop early (e.g. the client went away).
             ban_first: Token ids the first generated token may not be.
-            score: Record each token's unconstrained log-probability in
-                :attr:`Generation.logprobs`.
 
         Returns:
             A :class:`Generation`; iterating it yields text pieces, and its counts and
@@ -307,14 +304,14 @@ class Engine:
             LocalModelError: llama.cpp rejects the grammar.
         """
         logits = self._evaluate(tokens)
-        raw = logits
         if ban_first is not None and len(ban_first):
             logits = logits.copy()
             logits[np.asarray(ban_first, dtype=np.int64)] = -np.inf
         compiled = self._grammar(grammar) if grammar else None
-        generation = Generation(prompt_tokens=len(tokens), logprobs=[] if score else None)
+        scored = options.top_logprobs is not None
+        generation = Generation(prompt_tokens=len(tokens), logprobs=[] if scored else None)
         budget = max(0, min(options.max_tokens, self.n_ctx - len(tokens)))
-        generation._pieces = self._run((logits, raw), options, compiled, budget, generation, cancel)
+        generation._pieces = self._run(logits, options, compiled, budget, generation, cancel)
         return generation
 
     def _choose(
@@ -323,31 +320,33 @@ class Engine:
         options: SamplingOptions,
         grammar: CompiledGrammar | None,
         rng: np.random.Generator,
-    ) -> int:
-        token = pick_token(logits, options, rng)
-        if grammar is None or grammar.allows(token):
-            return token
+    ) -> tuple[int, np.ndarray]:
+        """The next token, and the logits it was drawn from (masked by the grammar whenever
+        log-probabilities are recorded, so that they are those of the allowed tokens)."""
+        if grammar is None or options.top_logprobs is None:
+            token = pick_token(logits, options, rng)
+            if grammar is None or grammar.allows(token):
+                return token, logits
         masked = grammar.mask(logits, self._scratch)
         if not np.isfinite(masked).any():
             raise LocalModelError("the grammar allows no next token; the grammar is broken.")
-        return pick_token(masked, options, rng)
+        return pick_token(masked, options, rng), masked
 
     def _run(
         self,
-        first: tuple[np.ndarray, np.ndarray],
+        logits: np.ndarray,
         options: SamplingOptions,
         grammar: CompiledGrammar | None,
         budget: int,
         generation: Generation,
         cancel: threading.Event | None,
     ) -> Iterator[str]:
-        logits, raw = first
         generation.finish_reason = "length"
         feeder = None
         if options.temperature <= 0 and self.lookup_tokens > 0:
             feeder = LookupFeeder(self._llm, self.n_vocab, length=self.lookup_tokens)
         try:
-            yield from self._loop(logits, raw, options, grammar, budget, generation, cancel, feeder)
+            yield from self._loop(logits, options, grammar, budget, generation, cancel, feeder)
         finally:
             if feeder is not None:
                 feeder.settle()
@@ -356,7 +355,6 @@ class Engine:
     def _loop(
         self,
         logits: np.ndarray,
-        raw: np.ndarray,
         options: SamplingOptions,
         grammar: CompiledGrammar | None,
         budget: int,
@@ -364,7 +362,7 @@ class Engine:
         cancel: threading.Event | None,
         feeder: LookupFeeder | None,
     ) -> Iterator[str]:
-        rng = np.random.default_rng(options.seed)
+        rng = np.random.default_rng(None if options.seed is None else options.seed % 2**64)
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         stops = tuple(s for s in options.stop if s)
         text, emitted = "", 0
@@ -372,7 +370,7 @@ class Engine:
             if cancel is not None and cancel.is_set():
                 generation.finish_reason = "stop"
                 break
-            token = self._choose(logits, options, grammar, rng)
+            token, drawn_from = self._choose(logits, options, grammar, rng)
             if self.is_end(token):
                 generation.finish_reason = "stop"
                 break
@@ -381,7 +379,8 @@ class Engine:
             generation.completion_tokens += 1
             generation.tokens.append(token)
             if generation.logprobs is not None:
-                generation.logprobs.append(logprob(raw, token))
+                scored = token_logprob(drawn_from, token, options.top_logprobs or 0, self.piece)
+                generation.logprobs.append(scored)
             text += decoder.decode(self.piece(token))
             cut = find_stop(text, stops, emitted)
             if cut is not None:
@@ -397,9 +396,9 @@ class Engine:
             if generation.completion_tokens < budget:
                 if feeder is None:
                     self._llm.eval([token])
-                    logits = raw = self._read_logits()
+                    logits = self._read_logits()
                 else:
-                    logits = raw = self._logits = feeder.advance(token)
+                    logits = self._logits = feeder.advance(token)
         if decoder is not None:
             text += decoder.decode(b"", final=True)
         generation.text = text
