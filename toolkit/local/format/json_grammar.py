@@ -77,10 +77,15 @@ _PRIMITIVES = {
     "object": '"{" ws ( string ":" ws value ( "," ws string ":" ws value )* )? "}"',
     "array": '"[" ws ( value ( "," ws value )* )? "]"',
 }
-#: Strings of a structured answer (``compact_strings``): words separated by one space or one
-#: escaped newline or tab, none leading, trailing or doubled, so a string cannot run on as blank
-#: space.
-_COMPACT = {
+#: A JSON answer written in full (``answer_layout``): strings are words separated by one space
+#: or one escaped newline or tab, none leading, trailing or doubled, so that a string cannot run
+#: on as blank space; between tokens, the layout a model writes by habit (one space, or one
+#: newline and at most 16 spaces or tabs of indentation), also before a closing bracket. A
+#: model kept from the newline it wants after ``",`` otherwise writes on inside the string.
+_ANSWER = {
+    "ws": '( " " | "\\n" [ \\t]{0,16} )?',
+    "object": '"{" ws ( string ":" ws value ( "," ws string ":" ws value )* )? ws "}"',
+    "array": '"[" ws ( value ( "," ws value )* )? ws "]"',
     "string": r'"\"" ( word ( gap word )* )? "\""',
     "word": "wchar+",
     "wchar": r'[^"\\\x7F\x00-\x20] | "\\" (["\\/bf] | "u" [0-9a-fA-F]{4})',
@@ -117,14 +122,16 @@ class GrammarBuilder:
     """Collects named GBNF rules; one instance builds one grammar.
 
     Args:
-        compact_strings: Write strings as words with single spaces between them (no leading,
-            trailing or doubled whitespace), for answers a small model writes in full.
+        answer_layout: Write strings and whitespace as :data:`_ANSWER` does, for a JSON answer
+            a small model writes in full; without it, strings are any JSON string and
+            whitespace is one optional space after ``,`` and ``:`` (tool-call arguments).
     """
 
-    def __init__(self, *, compact_strings: bool = False) -> None:
+    def __init__(self, *, answer_layout: bool = False) -> None:
         self.rules: dict[str, str] = {}
         self._memo: dict[tuple[int, str], str] = {}
-        self._primitives = {**_PRIMITIVES, **(_COMPACT if compact_strings else {})}
+        self._primitives = {**_PRIMITIVES, **(_ANSWER if answer_layout else {})}
+        self._close = "ws " if answer_layout else ""  # before a closing bracket
 
     def primitive(self, name: str) -> str:
         """Add a primitive rule (``string``, ``number``, ``value``...) and those it uses.
@@ -252,18 +259,18 @@ class GrammarBuilder:
         prefix = schema.get("prefixItems")
         if isinstance(prefix, list) and prefix:
             items = [self.schema(s, root, f"{hint}-{i}") for i, s in enumerate(prefix)]
-            return '"[" ' + f' "," {ws} '.join(items) + ' "]"'
+            return f'"[" {self._close}' + f' "," {ws} '.join(items) + f' {self._close}"]"'
         item = self.schema(schema.get("items", True), root, hint + "-item")
         low = schema.get("minItems") if isinstance(schema.get("minItems"), int) else 0
         high = schema.get("maxItems") if isinstance(schema.get("maxItems"), int) else None
         if high is not None and high <= 0:
-            return '"[" "]"'
+            return f'"[" {self._close}"]"'
         low = max(low, 0)
         if high is not None:
             low = min(low, high)
         tail_high = "" if high is None else str(max(high - 1, 0))
         tail = f'( "," {ws} {item} ){{{max(low - 1, 0)},{tail_high}}}'
-        body = f'"[" {ws} {item} {tail} "]"'
+        body = f'"[" {ws} {item} {tail} {self._close}"]"'
         return body if low >= 1 else f'"[" {ws} "]" | {body}'
 
     def _object(self, schema: Mapping[str, Any], root: Mapping[str, Any], hint: str) -> str:
@@ -304,8 +311,8 @@ class GrammarBuilder:
                 first_i = f"{with_key} | {first_rest}" if first_rest else f"( {with_key} )?"
             after, first = after_i, first_i
         if not first:
-            return '"{" "}"'
-        return f'"{{" ( {first} ) "}}"'
+            return f'"{{" {self._close}"}}"'
+        return f'"{{" {self._close}( {first} ) {self._close}"}}"'
 
     def render(self, root_body: str) -> str:
         """The whole grammar, with ``root`` defined as ``root_body``.

@@ -24,8 +24,9 @@ grammar can express the schema (:mod:`toolkit.local.format.json_grammar`):
   ``false`` schema (but ``additionalProperties: false``), array-form ``items``.
 
 Strings inside an answer are words separated by single spaces (or one escaped newline or tab),
-and whitespace between tokens is at most one space after ``,`` and ``:``, so an answer cannot
-drift into endless blank space. The model is also shown the schema
+and whitespace between tokens is one space or one newline with at most 16 spaces of indentation,
+so an answer cannot drift into endless blank space (the layout is
+``GrammarBuilder(answer_layout=True)``'s). The model is also shown the schema
 (:func:`with_format_instruction`): under the grammar alone a small model, forced to open
 ``{"setup": "`` without knowing why, tends to ramble until ``max_tokens``.
 """
@@ -290,7 +291,7 @@ def answer_grammar(schema: Any) -> str:
     Returns:
         GBNF text whose start rule is ``root``.
     """
-    builder = GrammarBuilder(compact_strings=True)
+    builder = GrammarBuilder(answer_layout=True)
     root = schema if isinstance(schema, Mapping) else {}
     return builder.render(builder.schema(schema, root, "answer"))
 
