@@ -42,11 +42,14 @@ from toolkit.local.format.json_numbers import (
 __all__ = ["STRING_FORMATS", "GrammarBuilder", "gbnf_literal", "json_literal"]
 
 _BOUNDS = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
+_YEAR = '( [1-9] [0-9]{3} | "0" [1-9] [0-9]{2} | "00" [1-9] [0-9] | "000" [1-9] )'
+_BY_FOUR = '( "0" [48] | [2468] [048] | [13579] [26] )'  # two digits, a multiple of 4, not 00
+_LEAP_YEAR = f'( [0-9] [0-9] {_BY_FOUR} | {_BY_FOUR} "00" )'
 _D31 = '( "0" [1-9] | [12] [0-9] | "3" [01] )'
 _D30 = '( "0" [1-9] | [12] [0-9] | "30" )'
 _DATE = (
-    f'[0-9]{{4}} "-" ( ( "0" [13578] | "1" [02] ) "-" {_D31} | ( "0" [469] | "11" ) "-" {_D30}'
-    ' | "02-" ( "0" [1-9] | [12] [0-9] ) )'
+    f'( {_YEAR} "-" ( ( "0" [13578] | "1" [02] ) "-" {_D31} | ( "0" [469] | "11" ) "-" {_D30}'
+    f' | "02-" ( "0" [1-9] | "1" [0-9] | "2" [0-8] ) ) | {_LEAP_YEAR} "-02-29" )'
 )
 _HOUR = '( [01] [0-9] | "2" [0-3] )'
 _TIME = (
@@ -54,7 +57,8 @@ _TIME = (
     f' ( "Z" | [+-] {_HOUR} ":" [0-5] [0-9] )'
 )
 #: ``format`` values enforced by the grammar (RFC 3339 dates and times, lowercase UUIDs):
-#: GBNF for the string's content, between the quotes. February has up to 29 days in any year.
+#: GBNF for the string's content, between the quotes. Dates are real days of the years 1-9999
+#: (29 February in leap years only); times have no leap second.
 STRING_FORMATS = {
     "date": _DATE,
     "time": _TIME,

@@ -177,7 +177,17 @@ def unsupported_keywords(schema: Any) -> list[Unsupported]:
     return found
 
 
-def _walk(node: Any, root: Any, path: str, found: list[Unsupported], seen: set[str]) -> None:
+def _walk(
+    node: Any,
+    root: Any,
+    path: str,
+    found: list[Unsupported],
+    seen: set[str],
+    *,
+    part: bool = False,
+) -> None:
+    """Collect what the grammar cannot enforce under ``node``; an allOf ``part`` has its
+    numeric bounds checked with the parts merged, where its type may come from another."""
     if node is False:
         found.append(Unsupported("false", path))
     if not isinstance(node, Mapping):
@@ -202,7 +212,7 @@ def _walk(node: Any, root: Any, path: str, found: list[Unsupported], seen: set[s
                 _walk(sub, root, f"{here}/{_escape(name)}", found, seen)
         elif key in ("anyOf", "oneOf", "allOf", "prefixItems") and isinstance(value, list):
             for i, sub in enumerate(value):
-                _walk(sub, root, f"{here}/{i}", found, seen)
+                _walk(sub, root, f"{here}/{i}", found, seen, part=key == "allOf")
         elif key == "items":
             if isinstance(value, list):
                 found.append(Unsupported(key, path))
@@ -210,9 +220,18 @@ def _walk(node: Any, root: Any, path: str, found: list[Unsupported], seen: set[s
                 _walk(value, root, here, found, seen)
         elif key == "additionalProperties" and value is not False:
             _walk(value, root, here, found, seen)
-    found.extend(_number_problems(node, kinds, path))
-    if isinstance(node.get("allOf"), list) and _overlapping(node, root):
+    parts = node.get("allOf")
+    if isinstance(parts, list) and _overlapping(node, root):
         found.append(Unsupported("allOf", path))
+    elif isinstance(parts, list):
+        merged = dict(node)
+        for sub in parts:
+            merged.update(sub if isinstance(sub, Mapping) else {})
+        merged_kinds = merged.get("type")
+        merged_kinds = {merged_kinds} if isinstance(merged_kinds, str) else set(merged_kinds or [])
+        found.extend(_number_problems(merged, merged_kinds, path))
+    elif not part:
+        found.extend(_number_problems(node, kinds, path))
     if isinstance(node.get("prefixItems"), list):
         size = len(node["prefixItems"])
         if node.get("minItems", 0) > size:
@@ -229,7 +248,8 @@ def _walk_ref(
     if target is None:
         found.append(Unsupported("$ref", path))
         return
-    beside = [k for k in node if k != "$ref" and k not in _ANNOTATIONS and not k.startswith("x-")]
+    ignored = _ANNOTATIONS | _CONTAINERS
+    beside = [k for k in node if k not in ignored and k != "$ref" and not k.startswith("x-")]
     found.extend(Unsupported(k, path) for k in beside)
     if ref not in seen:
         seen.add(ref)

@@ -227,7 +227,7 @@ class Engine:
         """
         return bool(llama_lib.llama_vocab_is_eog(self._vocab, token))
 
-    def _evaluate(self, tokens: Sequence[int]) -> np.ndarray:
+    def _evaluate(self, tokens: Sequence[int], *, fresh: bool = False) -> np.ndarray:
         llm = self._llm
         if not tokens:
             raise LocalModelError("cannot generate from an empty prompt.")
@@ -236,7 +236,7 @@ class Engine:
         current = llm.input_ids[: llm.n_tokens]
         limit = min(len(current), len(tokens))
         differs = np.nonzero(current[:limit] != np.asarray(tokens[:limit]))[0]
-        common = int(differs[0]) if len(differs) else limit
+        common = 0 if fresh else int(differs[0]) if len(differs) else limit
         if common == len(tokens) == llm.n_tokens and self._logits is not None:
             return self._logits
         common = min(common, len(tokens) - 1)  # re-evaluate at least one token for its logits
@@ -303,7 +303,9 @@ class Engine:
             ContextWindowError: The prompt does not fit the context window.
             LocalModelError: llama.cpp rejects the grammar.
         """
-        logits = self._evaluate(tokens)
+        # Seeded sampling re-reads the prompt: cached evaluation differs in the last bits, and a
+        # sample can follow them; afresh, the same request draws the same answer.
+        logits = self._evaluate(tokens, fresh=options.seed is not None and options.temperature > 0)
         if ban_first is not None and len(ban_first):
             logits = logits.copy()
             logits[np.asarray(ban_first, dtype=np.int64)] = -np.inf
