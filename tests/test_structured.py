@@ -1,6 +1,6 @@
 """Structured answers: which schemas the grammar enforces, and that what it admits is valid.
 
-The grammars are compiled by llama.cpp against the shipped model's vocabulary (no weights):
+The engine are compiled by llama.cpp against the shipped model's vocabulary (no weights):
 numeric ranges are checked number by number, and random walks (uniform choices among the
 tokens the grammar allows) must always end in JSON that ``jsonschema`` accepts, with strings
 that never run on as blank space.
@@ -9,25 +9,20 @@ that never run on as blank space.
 from __future__ import annotations
 
 import datetime
-import io
 import json
-import os
 import random
 import re
 import uuid
-from pathlib import Path
 from typing import Literal
 
 import jsonschema
-import llama_cpp
 import pytest
+import test_grammar
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, Field
-from rich.console import Console
 from test_grammar import GrammarEngine
 
-from toolkit.config import Settings
 from toolkit.errors import PromptError
 from toolkit.local.format.json_grammar import GrammarBuilder
 from toolkit.local.format.json_numbers import integer_range, number_range
@@ -38,15 +33,9 @@ from toolkit.local.format.structured import (
     unsupported_keywords,
     with_format_instruction,
 )
-from toolkit.local.runtime.weights import resolve_model_path
 
-
-@pytest.fixture(scope="module")
-def grammars() -> GrammarEngine:
-    cache = os.environ.get("TOOLKIT_CACHE_DIR")
-    config = Settings(cache_dir=Path(cache)) if cache else Settings()
-    path = resolve_model_path(config, console=Console(file=io.StringIO()))
-    return GrammarEngine(llama_cpp.Llama(model_path=str(path), vocab_only=True, verbose=False))
+#: llama.cpp's grammar sampler over the shipped model's vocabulary (``test_grammar``'s fixture).
+engine = test_grammar.engine
 
 
 class Address(BaseModel):
@@ -130,13 +119,13 @@ def _strings(value: object) -> list[str]:
 
 
 @pytest.mark.parametrize("name", sorted(SCHEMAS))
-def test_random_walks_end_in_valid_compact_json(grammars: GrammarEngine, name: str) -> None:
+def test_random_walks_end_in_valid_compact_json(engine: GrammarEngine, name: str) -> None:
     schema = SCHEMAS[name]
     check_schema(schema)
     assert unsupported_keywords(schema) == []
     grammar = answer_grammar(schema)
     rng = random.Random(name)
-    finished = [t for t in (grammars.walk(grammar, rng, steps=400) for _ in range(40)) if t]
+    finished = [t for t in (engine.walk(grammar, rng, steps=400) for _ in range(40)) if t]
     assert len(finished) >= 15
     for text in finished:
         value = json.loads(text)
@@ -161,8 +150,8 @@ def test_random_walks_end_in_valid_compact_json(grammars: GrammarEngine, name: s
         ("  " + '{"v": 1}', False),
     ],
 )
-def test_layout_and_bounds_of_an_answer(grammars: GrammarEngine, text: str, ok: bool) -> None:
-    assert grammars.accepts(answer_grammar(SCHEMAS["recursive"]), text) is ok
+def test_layout_and_bounds_of_an_answer(engine: GrammarEngine, text: str, ok: bool) -> None:
+    assert engine.accepts(answer_grammar(SCHEMAS["recursive"]), text) is ok
 
 
 @pytest.mark.parametrize(
@@ -178,10 +167,10 @@ def test_layout_and_bounds_of_an_answer(grammars: GrammarEngine, text: str, ok: 
     ],
 )
 def test_answer_strings_cannot_run_on_as_blank_space(
-    grammars: GrammarEngine, value: str, ok: bool
+    engine: GrammarEngine, value: str, ok: bool
 ) -> None:
     grammar = answer_grammar({"type": "object", "properties": {"s": {"type": "string"}}})
-    assert grammars.accepts(grammar, '{"s": "' + value + '"}') is ok
+    assert engine.accepts(grammar, '{"s": "' + value + '"}') is ok
 
 
 @pytest.mark.parametrize(
@@ -201,9 +190,9 @@ def test_answer_strings_cannot_run_on_as_blank_space(
         ("uuid", "3f2b8c1e0a4d4e5f9a6b7c8d9e0f1a2b", False),
     ],
 )
-def test_string_formats(grammars: GrammarEngine, fmt: str, text: str, ok: bool) -> None:
+def test_string_formats(engine: GrammarEngine, fmt: str, text: str, ok: bool) -> None:
     grammar = answer_grammar({"type": "string", "format": fmt})
-    assert grammars.accepts(grammar, json.dumps(text)) is ok
+    assert engine.accepts(grammar, json.dumps(text)) is ok
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)
@@ -212,14 +201,14 @@ def test_string_formats(grammars: GrammarEngine, fmt: str, text: str, ok: bool) 
     span=st.none() | st.integers(0, 2500),
     probes=st.lists(st.integers(-3000, 3000), min_size=6, max_size=6),
 )
-def test_integer_ranges_are_exact(grammars, low, span, probes) -> None:
+def test_integer_ranges_are_exact(engine, low, span, probes) -> None:
     high = None if span is None else (low or 0) + span
     grammar = GrammarBuilder().render(integer_range(low, high))
     edges = [v for v in (low, high) if v is not None]
     for value in [*probes, *edges, *[v + 1 for v in edges], *[v - 1 for v in edges]]:
         inside = (low is None or value >= low) and (high is None or value <= high)
-        assert grammars.accepts(grammar, str(value)) is inside, (low, high, value)
-    assert not grammars.accepts(grammar, "007")
+        assert engine.accepts(grammar, str(value)) is inside, (low, high, value)
+    assert not engine.accepts(grammar, "007")
 
 
 @pytest.mark.parametrize(
@@ -239,8 +228,8 @@ def test_integer_ranges_are_exact(grammars, low, span, probes) -> None:
         ((2, False, 5, True), "2", True),
     ],
 )
-def test_number_ranges(grammars: GrammarEngine, bounds, text: str, ok: bool) -> None:
-    assert grammars.accepts(GrammarBuilder().render(number_range(*bounds)), text) is ok
+def test_number_ranges(engine: GrammarEngine, bounds, text: str, ok: bool) -> None:
+    assert engine.accepts(GrammarBuilder().render(number_range(*bounds)), text) is ok
 
 
 @pytest.mark.parametrize(

@@ -96,21 +96,19 @@ def _strict(schema: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def test_openai_sdk_json_schema_answer_validates(sdk: openai.OpenAI) -> None:
+def _paris(sdk: openai.OpenAI, **options: Any) -> Any:
+    """Ask for Paris as a strict ``CITY`` answer."""
     question = [{"role": "user", "content": "Describe Paris: city, country, population, rank."}]
-    answer = sdk.chat.completions.create(
-        model="local", messages=question, response_format=_strict(CITY), max_tokens=200
+    return sdk.chat.completions.create(
+        model="local", messages=question, response_format=_strict(CITY), max_tokens=200, **options
     )
-    choice = answer.choices[0]
+
+
+def test_openai_sdk_json_schema_answer_validates(sdk: openai.OpenAI) -> None:
+    choice = _paris(sdk).choices[0]
     assert choice.finish_reason == "stop"
     jsonschema.validate(json.loads(choice.message.content), CITY)
-    pieces = sdk.chat.completions.create(
-        model="local",
-        messages=question,
-        response_format=_strict(CITY),
-        max_tokens=200,
-        stream=True,
-    )
+    pieces = _paris(sdk, stream=True)
     streamed = "".join(c.choices[0].delta.content or "" for c in pieces if c.choices)
     assert json.loads(streamed) == json.loads(choice.message.content)
 
@@ -214,15 +212,7 @@ async def test_langchain_function_calling_and_json_mode_async(chat: ChatOpenAI) 
 
 
 def test_logprobs_are_those_of_the_allowed_tokens(sdk: openai.OpenAI) -> None:
-    question = [{"role": "user", "content": "Describe Paris: city, country, population, rank."}]
-    answer = sdk.chat.completions.create(
-        model="local",
-        messages=question,
-        response_format=_strict(CITY),
-        max_tokens=200,
-        logprobs=True,
-        top_logprobs=3,
-    )
+    answer = _paris(sdk, logprobs=True, top_logprobs=3)
     entries = answer.choices[0].logprobs.content
     assert "".join(e.token for e in entries) == answer.choices[0].message.content
     for entry in entries:

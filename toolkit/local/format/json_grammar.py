@@ -39,7 +39,7 @@ from toolkit.local.format.json_numbers import (
     number_range,
 )
 
-__all__ = ["STRING_FORMATS", "GrammarBuilder", "gbnf_literal", "json_literal"]
+__all__ = ["STRING_FORMATS", "GrammarBuilder", "gbnf_literal", "json_literal", "resolve_ref"]
 
 _BOUNDS = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
 _YEAR = '( [1-9] [0-9]{3} | "0" [1-9] [0-9]{2} | "00" [1-9] [0-9] | "000" [1-9] )'
@@ -346,17 +346,31 @@ def _infer_type(schema: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _resolve(ref: Any, root: Mapping[str, Any]) -> Any:
-    """A local ``#/...`` reference -> the schema it names (any value when unresolvable)."""
+def resolve_ref(ref: Any, root: Any) -> Any:
+    """The schema a local ``#/...`` reference names.
+
+    Args:
+        ref: The ``$ref`` value.
+        root: The document it points into.
+
+    Returns:
+        The schema, or ``None`` when the reference is not local or names nothing.
+    """
     if not isinstance(ref, str) or not ref.startswith("#"):
-        return True
+        return None
     node: Any = root
     for part in [p for p in ref[1:].split("/") if p]:
         part = part.replace("~1", "/").replace("~0", "~")
         if not isinstance(node, Mapping) or part not in node:
-            return True
+            return None
         node = node[part]
     return node
+
+
+def _resolve(ref: Any, root: Mapping[str, Any]) -> Any:
+    """:func:`resolve_ref`, with any value where the reference names nothing."""
+    found = resolve_ref(ref, root)
+    return True if found is None else found
 
 
 def _merge_all_of(schema: Mapping[str, Any], root: Mapping[str, Any]) -> dict[str, Any]:

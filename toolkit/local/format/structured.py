@@ -42,7 +42,7 @@ from jsonschema import SchemaError
 from jsonschema.validators import validator_for
 
 from toolkit.errors import PromptError
-from toolkit.local.format.json_grammar import STRING_FORMATS, GrammarBuilder
+from toolkit.local.format.json_grammar import STRING_FORMATS, GrammarBuilder, resolve_ref
 from toolkit.local.format.json_numbers import integer_bounds, number_bounds
 from toolkit.wire import content_text
 
@@ -244,7 +244,7 @@ def _walk_ref(
     node: Mapping[str, Any], root: Any, path: str, found: list[Unsupported], seen: set[str]
 ) -> None:
     ref = node["$ref"]
-    target = _resolve(ref, root)
+    target = resolve_ref(ref, root)
     if target is None:
         found.append(Unsupported("$ref", path))
         return
@@ -254,19 +254,6 @@ def _walk_ref(
     if ref not in seen:
         seen.add(ref)
         _walk(target, root, ref, found, seen)
-
-
-def _resolve(ref: Any, root: Any) -> Any:
-    """The schema a local ``#/...`` reference names, or ``None``."""
-    if not isinstance(ref, str) or not ref.startswith("#"):
-        return None
-    node = root
-    for part in [p for p in ref[1:].split("/") if p]:
-        part = part.replace("~1", "/").replace("~0", "~")
-        if not isinstance(node, Mapping) or part not in node:
-            return None
-        node = node[part]
-    return node
 
 
 def _escape(name: str) -> str:
@@ -292,7 +279,7 @@ def _overlapping(node: Mapping[str, Any], root: Any) -> bool:
     """Whether allOf's parts set one keyword twice (merging them would keep only one)."""
     counts: dict[str, int] = {}
     parts = [p for p in node["allOf"] if isinstance(p, Mapping)]
-    for part in [node, *[_resolve(p["$ref"], root) if "$ref" in p else p for p in parts]]:
+    for part in [node, *[resolve_ref(p["$ref"], root) if "$ref" in p else p for p in parts]]:
         for key in part if isinstance(part, Mapping) else ():
             if key not in _MERGED:
                 counts[key] = counts.get(key, 0) + 1
