@@ -44,6 +44,9 @@ class TestEmbeddedChatOpenAI(ChatModelIntegrationTests):
             "base_url": server.base_url,
             "api_key": server.api_key or "local",
             "stream_usage": True,
+            # Room for every answer the suite asks for (a joke as JSON takes ~50 tokens), and a
+            # bound on the small model's rambling, as the suite's unit tests set one.
+            "max_tokens": 256,
         }
 
     @property
