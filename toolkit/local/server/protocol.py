@@ -14,7 +14,8 @@ messages, ``max_tokens`` or ``max_completion_tokens``, ``stop`` as a string or a
 ``json_object``, ``json_schema``: the answer is decoded under the schema's grammar and the
 schema is added to the system message; :mod:`toolkit.local.format.structured` says which schemas
 the grammar enforces), ``logprobs`` with ``top_logprobs`` (0-20), ``seed``, and ``n`` when it is 1;
-other OpenAI fields are accepted and ignored.
+other OpenAI fields are accepted and ignored. Values must have the JSON type the schema gives
+(``"max_tokens": 5.0`` or ``"stream": "true"`` are refused, not coerced).
 
 A ``json_schema`` format with ``"strict": true`` whose schema uses a keyword the grammar cannot
 enforce is refused, naming the keyword and where it is. Without ``strict`` (OpenAI's default is
@@ -63,7 +64,8 @@ _SCHEMA_PARAM = "response_format.json_schema.schema"
 
 
 class _Loose(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    # strict: JSON types as the schema says (no "true" for true, no 3.0 for 3)
+    model_config = ConfigDict(extra="allow", strict=True)
 
 
 class FunctionDefinition(_Loose):
@@ -173,7 +175,7 @@ class ChatCompletionRequest(BaseModel):
     and ignored. ``grammar`` is this server's extension (see the module docstring).
     """
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", strict=True)
 
     model: str | None = None
     messages: list[Message] = Field(min_length=1)
