@@ -104,7 +104,9 @@ def test_the_document_describes_the_bodies(spec: dict[str, Any]) -> None:
     assert body == {"$ref": "#/components/schemas/ChatCompletionRequest"}
     answers = chat["responses"]["200"]["content"]
     assert answers["application/json"]["schema"]["$ref"].endswith("/ChatCompletion")
-    assert answers["text/event-stream"]["schema"]["$ref"].endswith("/ChatCompletionChunk")
+    data = answers["text/event-stream"]["schema"]["properties"]["data"]["anyOf"]
+    assert data[0] == {"const": "[DONE]"}
+    assert data[1]["contentSchema"]["anyOf"][0]["$ref"].endswith("/ChatCompletionChunk")
     assert set(chat["responses"]) == {"200", "400", "401", "413", "500"}  # no FastAPI 422
     schemas = spec["components"]["schemas"]
     request = schemas["ChatCompletionRequest"]["properties"]

@@ -76,14 +76,35 @@ def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {s: {"model": ErrorBody, "description": described[s]} for s in statuses}
 
 
+#: One event of a streamed completion: its ``data`` is a chunk (or an error) as JSON text, or
+#: the closing ``[DONE]``.
+_SSE_EVENT = {
+    "type": "object",
+    "required": ["data"],
+    "properties": {
+        "data": {
+            "anyOf": [
+                {"const": "[DONE]"},
+                {
+                    "type": "string",
+                    "contentMediaType": "application/json",
+                    "contentSchema": {
+                        "anyOf": [
+                            {"$ref": "#/components/schemas/ChatCompletionChunk"},
+                            {"$ref": "#/components/schemas/ErrorBody"},
+                        ]
+                    },
+                },
+            ]
+        }
+    },
+}
 _CHAT_RESPONSES: dict[int | str, dict[str, Any]] = {
     **_errors(400, 401, 413, 500),
     200: {
         "description": "The completion; with `stream: true`, SSE `data:` lines each holding a "
         "ChatCompletionChunk (or an ErrorBody), then `data: [DONE]`.",
-        "content": {
-            "text/event-stream": {"schema": {"$ref": "#/components/schemas/ChatCompletionChunk"}}
-        },
+        "content": {"text/event-stream": {"schema": _SSE_EVENT}},
         "headers": {
             _UNENFORCED: {
                 "description": "With a non-strict json_schema response format: the schema "
