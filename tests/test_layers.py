@@ -38,6 +38,7 @@ PURE = [
     "toolkit.local",
     "toolkit.local.server",
     "toolkit.local.server.protocol",
+    "toolkit.local.server.schemas",
     "toolkit.wire",
 ]
 

@@ -158,7 +158,12 @@ def test_protocol_normalises_an_openai_request() -> None:
     assert job.tool_choice == "get_weather" and job.parallel_tool_calls is False
     assert job.options == SamplingOptions(max_tokens=7, temperature=0.5, seed=3, stop=("END",))
     assert job.messages[1]["tool_calls"][0]["function"]["name"] == "get_weather"
-    assert extras == {"stream": True, "include_usage": True}
+    assert extras == {
+        "stream": True,
+        "include_usage": True,
+        "logprobs": False,
+        "unenforced": [],
+    }
 
 
 def test_protocol_errors_carry_the_field() -> None:

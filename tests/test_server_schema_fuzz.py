@@ -1,13 +1,13 @@
 """Schema-driven fuzzing of the embedded server over real HTTP: never a 5xx.
 
 Request bodies are drawn by hypothesis from the JSON schema the server validates requests
-against (the pydantic request model behind ``parse_chat_request``), through a small converter
+against (:class:`~toolkit.local.server.protocol.ChatCompletionRequest`), through a small converter
 for the JSON-schema subset pydantic emits (``type``, ``anyOf``, ``enum``/``const``, ``$ref``,
-``properties``/``required``, ``items``, length and range bounds, ``additionalProperties``). The
-FastAPI app does not describe the body in its OpenAPI document (it reads the raw request to give
-OpenAI-shaped errors), so this schema is the one to fuzz. Bodies are then sometimes broken on
-purpose (a field replaced by any JSON, a required field dropped, raw bytes), and tool
-``parameters`` are drawn as arbitrary JSON-schema-like objects, since they become a grammar.
+``properties``/``required``, ``items``, length and range bounds, ``additionalProperties``).
+``test_server_openapi.py`` fuzzes the whole OpenAPI document with schemathesis; this run adds
+what a document-driven run does not draw: bodies broken on purpose (a field replaced by any
+JSON, a required field dropped, raw bytes), and tool ``parameters`` and response-format
+``schema`` drawn as arbitrary JSON-schema-like objects, since both become grammars.
 
 ``/v1/prompt`` (no generation) takes many examples; ``/v1/chat/completions`` fewer, with the real
 model and ``max_tokens`` at most 3 (an unbounded value is replaced, so that the run stays
@@ -24,9 +24,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolkit.local.server.protocol import _ChatRequest
+from toolkit.local.server.protocol import ChatCompletionRequest
 
-SCHEMA = _ChatRequest.model_json_schema()
+SCHEMA = ChatCompletionRequest.model_json_schema()
 DEFS = SCHEMA.get("$defs", {})
 
 json_values = st.recursive(
@@ -69,7 +69,7 @@ def from_schema(schema: Any, name: str = "") -> st.SearchStrategy[Any]:
     """A strategy for values valid against ``schema`` (the subset pydantic emits)."""
     if not isinstance(schema, dict) or not schema:
         return json_values
-    if name == "parameters":
+    if name in ("parameters", "schema"):
         return st.none() | parameter_schemas
     if "$ref" in schema:
         target = schema["$ref"].rsplit("/", 1)[-1]

@@ -3,9 +3,10 @@
 Each layer imports only the layers above it in this list (a test pins the rule):
 
 * :mod:`toolkit.local.format` — pure: the request data (:class:`~toolkit.local.format.job.
-  ChatJob`), the chat template that renders the prompt, the grammars built from tool schemas,
-  the parser that turns ``<tool_call>`` text into OpenAI ``tool_calls``, JSON scanning, stop
-  strings. Nothing here loads llama.cpp or a web server.
+  ChatJob`), the chat template that renders the prompt, the grammars built from tool schemas
+  and from response formats (:mod:`toolkit.local.format.structured`), the parser that turns
+  ``<tool_call>`` text into OpenAI ``tool_calls``, JSON scanning, stop strings. Nothing here
+  loads llama.cpp or a web server.
 * :mod:`toolkit.local.runtime` — llama.cpp: the shipped weights, the engine (evaluate, generate
   under a grammar), the grammar sampler, prompt-lookup decoding, a CPU workaround.
 * :mod:`toolkit.local.decision` — text or call: the prompt's nudges, the model's probabilities

@@ -21,13 +21,16 @@ and to a text answer from the results when no tool does better. When parallel ca
 the model is made to write one more call after each — of the same tool, then of another — kept
 only when it is new and grounded in the conversation (:mod:`toolkit.local.decision.grounding`);
 it is given up at the first argument value that rules it out.
+A text answer is decoded under :func:`answer_text_grammar`: the JSON of the job's response
+format when it has one, whatever the decision (a call stays a call).
+
 """
 
 from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -61,13 +64,37 @@ from toolkit.local.format.job import ChatJob, SamplingOptions
 from toolkit.local.format.json_scan import JsonScanner
 from toolkit.local.format.parser import ToolCallStream, parse_tool_calls
 from toolkit.local.format.stops import repetition_start
+from toolkit.local.format.structured import answer_grammar
 from toolkit.local.format.template import render_prompt
 from toolkit.wire import content_text
 
 if TYPE_CHECKING:  # decoding drives a loaded engine; the llama.cpp module is the runtime's
     from toolkit.local.runtime.engine import Engine
 
-__all__ = ["answer"]
+__all__ = ["answer", "answer_text_grammar"]
+
+
+def answer_text_grammar(
+    job: ChatJob, *, forbidden: Sequence[str] = (), numbers: Sequence[str] | None = None
+) -> str | None:
+    """The grammar a text answer is decoded under: the response format's JSON when the job
+    has one (:mod:`toolkit.local.format.structured`), else text that never opens a call (nor
+    holds ``forbidden``, nor states numbers outside ``numbers``) when tools were offered, else
+    none.
+
+    Args:
+        job: The request.
+        forbidden: Strings a text answer to a tool prompt may not contain.
+        numbers: The only numbers it may state; ``None`` for any.
+
+    Returns:
+        GBNF text, or ``None`` for free decoding.
+    """
+    if job.text_schema is not None:
+        return answer_grammar(job.text_schema)
+    if job.tools and job.constrained:
+        return text_grammar(forbidden=forbidden, numbers=numbers)
+    return None
 
 
 def answer(
@@ -114,7 +141,9 @@ def answer(
             decoder.measure_names()  # the question still has numbers no step has used
             yield from decoder.calls(None)
         elif decoder.p_text >= policy.text_threshold or p_name < policy.name_threshold:
-            if answered:
+            if job.text_schema is not None:
+                yield from decoder.text(from_results=answered)  # the response format's JSON
+            elif answered:
                 yield from decoder.final_answer()
             else:
                 yield from decoder.checked_text()
@@ -255,7 +284,8 @@ class _Decoder:
         answer_messages`), or with that step turned off the prompt with
         :func:`~toolkit.local.decision.prompt.results_nudge` at its end (the same prompt if
         the template refuses a late system message)."""
-        step = answer_messages(self.job.messages) if self.policy.answer_step else None
+        own_step = self.policy.answer_step and self.job.text_schema is None
+        step = answer_messages(self.job.messages) if own_step else None
         if step is not None:
             return self.engine.tokenize(render_prompt(step, None, template=self.template))
         nudge = results_nudge(self.job.messages)
@@ -267,25 +297,28 @@ class _Decoder:
         return self.engine.tokenize(text)
 
     def text(self, *, from_results: bool = False, any_numbers: bool = False) -> Iterator[Event]:
-        constrained = bool(self.job.tools) and self.job.constrained
+        structured = self.job.text_schema is not None
+        plain = bool(self.job.tools) and self.job.constrained and not structured
         forbidden = [*self._forbidden(), "{"]  # no JSON at all in a text answer to a tool prompt
         # An answer from results states only numbers the question or the results stated.
         numbers = self._stated_numbers() if from_results and not any_numbers else None
         generation = self.engine.generate(
             self._answer_from_results() if from_results else self.tokens,
             self._options(),
-            grammar=text_grammar(forbidden=forbidden, numbers=numbers) if constrained else None,
+            grammar=answer_text_grammar(self.job, forbidden=forbidden, numbers=numbers),
             cancel=self.cancel,
-            ban_first=self._not_text() if constrained else None,
+            ban_first=self._not_text() if plain else None,
         )
-        started, written, reason = False, "", None
+        started, scored, written, reason = False, 0, "", None
         for piece in generation:
             if not started:
                 piece = piece.lstrip()
                 started = bool(piece)
-            if not constrained:
+            if not plain:
                 if piece:
-                    yield ContentDelta(piece)
+                    scores = tuple((generation.logprobs or [])[scored:])
+                    scored += len(scores)
+                    yield ContentDelta(piece, scores)
                 continue
             # A text answer to a tool prompt is one sentence, kept back until it is complete:
             # a small model's loop (the same few characters over and over) is cut at its start.
@@ -296,7 +329,7 @@ class _Decoder:
                 written, reason = written[:loop], "stop"
                 break
         if written.strip():
-            yield ContentDelta(written.rstrip())
+            yield ContentDelta(written.rstrip(), tuple(generation.logprobs or ()))
         self.used += generation.completion_tokens
         yield self._finished(reason or generation.finish_reason or "stop", "text")
 

@@ -11,7 +11,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ContentDelta", "Event", "Finished", "ToolCallEvent"]
+__all__ = ["ContentDelta", "Event", "Finished", "TokenLogprob", "ToolCallEvent"]
+
+
+@dataclass(frozen=True)
+class TokenLogprob:
+    """One generated token's log-probability, and the most likely tokens at its place.
+
+    Attributes:
+        token: The token's text (invalid UTF-8, part of a character, replaced by U+FFFD).
+        bytes: The token's bytes.
+        logprob: Its natural-log probability under the distribution it was drawn from.
+        top: The most likely tokens there, ``(text, bytes, logprob)``, most likely first.
+    """
+
+    token: str
+    bytes: tuple[int, ...]
+    logprob: float
+    top: tuple[tuple[str, tuple[int, ...], float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -20,9 +37,11 @@ class ContentDelta:
 
     Attributes:
         text: The text to append to the message content.
+        logprobs: The tokens generated for this piece, when log-probabilities were asked for.
     """
 
     text: str
+    logprobs: tuple[TokenLogprob, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ chat-completions body and what the decision layer (:mod:`toolkit.local.decision`
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,8 @@ class SamplingOptions:
         top_p: Nucleus sampling mass (only when sampling).
         seed: Seed of the sampler, for reproducible sampling.
         stop: Strings that end the generation; they are not part of the text.
+        top_logprobs: Record each generated token's log-probability and this many most
+            likely alternatives (0-20); ``None`` records none.
     """
 
     max_tokens: int = 512
@@ -30,6 +33,7 @@ class SamplingOptions:
     top_p: float = 1.0
     seed: int | None = None
     stop: tuple[str, ...] = ()
+    top_logprobs: int | None = None
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,9 @@ class ChatJob:
         options: Sampling options.
         constrained: Decode under grammars and decide text versus calls (``False`` decodes
             freely, for measuring the model alone).
+        text_schema: The JSON schema a text answer must be valid against (OpenAI's
+            ``response_format``; :data:`~toolkit.local.format.structured.ANY_OBJECT` for
+            ``json_object``), or ``None`` for free text. Calls are not affected.
     """
 
     messages: list[dict[str, Any]]
@@ -52,6 +59,7 @@ class ChatJob:
     parallel_tool_calls: bool = True
     options: SamplingOptions = field(default_factory=SamplingOptions)
     constrained: bool = True
+    text_schema: Mapping[str, Any] | None = None
 
     @property
     def tool_names(self) -> list[str]:

@@ -13,11 +13,16 @@ one optional space may follow ``,`` and ``:``.
 
 Schema support: ``type`` (also a list of types), ``enum``, ``const``, ``properties``,
 ``required``, ``additionalProperties``, ``items``, ``prefixItems``, ``minItems``/``maxItems``,
-``minLength``/``maxLength``, ``anyOf``/``oneOf``, ``allOf`` (merged objects), local ``$ref``
-(recursive ones too), OpenAPI's ``nullable``, ``minimum``/``exclusiveMinimum`` at or above 0.
-A schema without ``type`` is read from its keywords (``properties`` -> object, ``items`` ->
-array), and ``{}`` admits any JSON value. ``pattern``, ``format`` and other numeric bounds are
-not enforced; annotations (``title``, ``description``, ``default``, ``examples``) are ignored.
+``minLength``/``maxLength``, ``format`` ``date``/``time``/``date-time``/``uuid``
+(:data:`STRING_FORMATS`), ``anyOf``/``oneOf`` (``oneOf`` decoded as ``anyOf``), ``allOf``
+(merged objects), local ``$ref`` (recursive ones too), OpenAPI's ``nullable``, and numeric
+bounds (:mod:`toolkit.local.format.json_numbers`): any ``minimum``/``maximum`` and exclusive
+bounds on integers; on numbers, whole bounds with a lower one at or above 0. A schema without
+``type`` is read from its keywords (``properties`` -> object, ``items`` -> array), and ``{}``
+admits any JSON value. Other keywords (``pattern``, other formats, other numeric bounds...)
+are not enforced here: :mod:`toolkit.local.format.structured` tells which, for the answers
+that must follow a schema exactly. Annotations (``title``, ``description``, ``default``,
+``examples``) are ignored.
 """
 
 from __future__ import annotations
@@ -27,7 +32,39 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["GrammarBuilder", "gbnf_literal", "json_literal"]
+from toolkit.local.format.json_numbers import (
+    integer_bounds,
+    integer_range,
+    number_bounds,
+    number_range,
+)
+
+__all__ = ["STRING_FORMATS", "GrammarBuilder", "gbnf_literal", "json_literal", "resolve_ref"]
+
+_BOUNDS = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
+_YEAR = '( [1-9] [0-9]{3} | "0" [1-9] [0-9]{2} | "00" [1-9] [0-9] | "000" [1-9] )'
+_BY_FOUR = '( "0" [48] | [2468] [048] | [13579] [26] )'  # two digits, a multiple of 4, not 00
+_LEAP_YEAR = f'( [0-9] [0-9] {_BY_FOUR} | {_BY_FOUR} "00" )'
+_D31 = '( "0" [1-9] | [12] [0-9] | "3" [01] )'
+_D30 = '( "0" [1-9] | [12] [0-9] | "30" )'
+_DATE = (
+    f'( {_YEAR} "-" ( ( "0" [13578] | "1" [02] ) "-" {_D31} | ( "0" [469] | "11" ) "-" {_D30}'
+    f' | "02-" ( "0" [1-9] | "1" [0-9] | "2" [0-8] ) ) | {_LEAP_YEAR} "-02-29" )'
+)
+_HOUR = '( [01] [0-9] | "2" [0-3] )'
+_TIME = (
+    f'{_HOUR} ":" [0-5] [0-9] ":" [0-5] [0-9] ( "." [0-9]{{1,9}} )?'
+    f' ( "Z" | [+-] {_HOUR} ":" [0-5] [0-9] )'
+)
+#: ``format`` values enforced by the grammar (RFC 3339 dates and times, lowercase UUIDs):
+#: GBNF for the string's content, between the quotes. Dates are real days of the years 1-9999
+#: (29 February in leap years only); times have no leap second.
+STRING_FORMATS = {
+    "date": _DATE,
+    "time": _TIME,
+    "date-time": f'{_DATE} "T" {_TIME}',
+    "uuid": '[0-9a-f]{8} "-" [0-9a-f]{4} "-" [0-9a-f]{4} "-" [0-9a-f]{4} "-" [0-9a-f]{12}',
+}
 
 _PRIMITIVES = {
     "ws": '" "?',
@@ -43,6 +80,20 @@ _PRIMITIVES = {
     "value": "object | array | string | number | boolean | null",
     "object": '"{" ws ( string ":" ws value ( "," ws string ":" ws value )* )? "}"',
     "array": '"[" ws ( value ( "," ws value )* )? "]"',
+}
+#: A JSON answer written in full (``answer_layout``): strings are words separated by one space
+#: or one escaped newline or tab, none leading, trailing or doubled, so that a string cannot run
+#: on as blank space; between tokens, the layout a model writes by habit (one space, or one
+#: newline and at most 16 spaces or tabs of indentation), also before a closing bracket. A
+#: model kept from the newline it wants after ``",`` otherwise writes on inside the string.
+_ANSWER = {
+    "ws": '( " " | "\\n" [ \\t]{0,16} )?',
+    "object": '"{" ws ( string ":" ws value ( "," ws string ":" ws value )* )? ws "}"',
+    "array": '"[" ws ( value ( "," ws value )* )? ws "]"',
+    "string": r'"\"" ( word ( gap word )* )? "\""',
+    "word": "wchar+",
+    "wchar": r'[^"\\\x7F\x00-\x20] | "\\" (["\\/bf] | "u" [0-9a-fA-F]{4})',
+    "gap": r'" " | "\\n" | "\\t"',
 }
 _ESCAPES = str.maketrans({"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"})
 
@@ -72,11 +123,19 @@ def json_literal(value: Any) -> str:
 
 
 class GrammarBuilder:
-    """Collects named GBNF rules; one instance builds one grammar."""
+    """Collects named GBNF rules; one instance builds one grammar.
 
-    def __init__(self) -> None:
+    Args:
+        answer_layout: Write strings and whitespace as :data:`_ANSWER` does, for a JSON answer
+            a small model writes in full; without it, strings are any JSON string and
+            whitespace is one optional space after ``,`` and ``:`` (tool-call arguments).
+    """
+
+    def __init__(self, *, answer_layout: bool = False) -> None:
         self.rules: dict[str, str] = {}
         self._memo: dict[tuple[int, str], str] = {}
+        self._primitives = {**_PRIMITIVES, **(_ANSWER if answer_layout else {})}
+        self._close = "ws " if answer_layout else ""  # before a closing bracket
 
     def primitive(self, name: str) -> str:
         """Add a primitive rule (``string``, ``number``, ``value``...) and those it uses.
@@ -88,9 +147,9 @@ class GrammarBuilder:
             The rule's name.
         """
         if name not in self.rules:
-            self.rules[name] = _PRIMITIVES[name]
-            for dep in re.findall(r"\b[a-z]+\b(?![\"\]])", _PRIMITIVES[name]):
-                if dep in _PRIMITIVES:
+            body = self.rules[name] = self._primitives[name]
+            for dep in re.findall(r"\b[a-z]+\b(?![\"\]])", body):
+                if dep in self._primitives:
                     self.primitive(dep)
         return name
 
@@ -105,7 +164,7 @@ class GrammarBuilder:
             The rule's name.
         """
         base = re.sub(r"[^a-zA-Z0-9-]+", "-", hint).strip("-").lower() or "r"
-        if base in _PRIMITIVES or base == "root":
+        if base in self._primitives or base == "root":
             base += "-r"
         name, n = base, 1
         while name in self.rules and self.rules[name] != body:
@@ -174,6 +233,10 @@ class GrammarBuilder:
         return self.primitive("value")
 
     def _string(self, schema: Mapping[str, Any]) -> str:
+        fmt = schema.get("format")
+        shape = STRING_FORMATS.get(fmt) if isinstance(fmt, str) else None
+        if shape is not None:
+            return '"\\"" ' + shape + ' "\\""'
         low, high = schema.get("minLength"), schema.get("maxLength")
         if not isinstance(low, int) and not isinstance(high, int):
             return self.primitive("string")
@@ -183,32 +246,35 @@ class GrammarBuilder:
         return rf'"\"" char{{{low},{high}}} "\""'
 
     def _number(self, schema: Mapping[str, Any], kind: str) -> str:
+        if not any(k in schema for k in _BOUNDS):
+            return self.primitive(kind)
+        if kind == "integer":
+            bounds = integer_bounds(schema)
+            return integer_range(*bounds) if bounds else self.primitive("integer")
+        bounds = number_bounds(schema)
+        if bounds is not None:
+            return number_range(*bounds)
         minimum, exclusive = schema.get("minimum"), schema.get("exclusiveMinimum")
         non_negative = _is_num(minimum) and minimum >= 0
-        positive = _is_num(exclusive) and exclusive >= 0
-        if kind == "integer":
-            if positive or (_is_num(minimum) and minimum >= 1):
-                return self.primitive("posint")
-            return self.primitive("uint" if non_negative else "integer")
-        return self.primitive("unumber" if non_negative or positive else "number")
+        return self.primitive("unumber" if non_negative or _is_num(exclusive) else "number")
 
     def _array(self, schema: Mapping[str, Any], root: Mapping[str, Any], hint: str) -> str:
         ws = self.primitive("ws")
         prefix = schema.get("prefixItems")
         if isinstance(prefix, list) and prefix:
             items = [self.schema(s, root, f"{hint}-{i}") for i, s in enumerate(prefix)]
-            return '"[" ' + f' "," {ws} '.join(items) + ' "]"'
+            return f'"[" {self._close}' + f' "," {ws} '.join(items) + f' {self._close}"]"'
         item = self.schema(schema.get("items", True), root, hint + "-item")
         low = schema.get("minItems") if isinstance(schema.get("minItems"), int) else 0
         high = schema.get("maxItems") if isinstance(schema.get("maxItems"), int) else None
         if high is not None and high <= 0:
-            return '"[" "]"'
+            return f'"[" {self._close}"]"'
         low = max(low, 0)
         if high is not None:
             low = min(low, high)
         tail_high = "" if high is None else str(max(high - 1, 0))
         tail = f'( "," {ws} {item} ){{{max(low - 1, 0)},{tail_high}}}'
-        body = f'"[" {ws} {item} {tail} "]"'
+        body = f'"[" {ws} {item} {tail} {self._close}"]"'
         return body if low >= 1 else f'"[" {ws} "]" | {body}'
 
     def _object(self, schema: Mapping[str, Any], root: Mapping[str, Any], hint: str) -> str:
@@ -249,8 +315,8 @@ class GrammarBuilder:
                 first_i = f"{with_key} | {first_rest}" if first_rest else f"( {with_key} )?"
             after, first = after_i, first_i
         if not first:
-            return '"{" "}"'
-        return f'"{{" ( {first} ) "}}"'
+            return f'"{{" {self._close}"}}"'
+        return f'"{{" {self._close}( {first} ) {self._close}"}}"'
 
     def render(self, root_body: str) -> str:
         """The whole grammar, with ``root`` defined as ``root_body``.
@@ -280,17 +346,31 @@ def _infer_type(schema: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _resolve(ref: Any, root: Mapping[str, Any]) -> Any:
-    """A local ``#/...`` reference -> the schema it names (any value when unresolvable)."""
+def resolve_ref(ref: Any, root: Any) -> Any:
+    """The schema a local ``#/...`` reference names.
+
+    Args:
+        ref: The ``$ref`` value.
+        root: The document it points into.
+
+    Returns:
+        The schema, or ``None`` when the reference is not local or names nothing.
+    """
     if not isinstance(ref, str) or not ref.startswith("#"):
-        return True
+        return None
     node: Any = root
     for part in [p for p in ref[1:].split("/") if p]:
         part = part.replace("~1", "/").replace("~0", "~")
         if not isinstance(node, Mapping) or part not in node:
-            return True
+            return None
         node = node[part]
     return node
+
+
+def _resolve(ref: Any, root: Mapping[str, Any]) -> Any:
+    """:func:`resolve_ref`, with any value where the reference names nothing."""
+    found = resolve_ref(ref, root)
+    return True if found is None else found
 
 
 def _merge_all_of(schema: Mapping[str, Any], root: Mapping[str, Any]) -> dict[str, Any]:

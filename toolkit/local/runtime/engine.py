@@ -38,8 +38,8 @@ from toolkit.local.format.grammar import use_token_references
 from toolkit.local.format.job import SamplingOptions
 from toolkit.local.format.stops import find_stop, held_back
 from toolkit.local.runtime.cpu import build_has_amx, plain_cpu_buffers
-from toolkit.local.runtime.generation import Generation, pick_token
-from toolkit.local.runtime.grammar_sampler import TOKEN_DATA, CompiledGrammar, logprob
+from toolkit.local.runtime.generation import Generation, pick_token, token_logprob
+from toolkit.local.runtime.grammar_sampler import TOKEN_DATA, CompiledGrammar
 from toolkit.local.runtime.lookup import DEFAULT_LOOKUP_TOKENS, LookupFeeder
 from toolkit.local.runtime.prefix_cache import PrefixCache
 
@@ -253,17 +253,17 @@ class Engine:
         """
         return bool(llama_lib.llama_vocab_is_eog(self._vocab, token))
 
-    def _evaluate(self, tokens: Sequence[int]) -> np.ndarray:
+    def _evaluate(self, tokens: Sequence[int], *, fresh: bool = False) -> np.ndarray:
         llm = self._llm
         if not tokens:
             raise LocalModelError("cannot generate from an empty prompt.")
         if len(tokens) >= self.n_ctx:
             raise ContextWindowError(len(tokens), self.n_ctx)
-        common = self._common_prefix(tokens)
+        common = 0 if fresh else self._common_prefix(tokens)
         if common == len(tokens) == llm.n_tokens and self._logits is not None:
             return self._logits
         system = self._system_turn(tokens)
-        if self.prefixes is not None and common < system < len(tokens):
+        if self.prefixes is not None and not fresh and common < system < len(tokens):
             if not self.prefixes.restore(tokens[:system]):
                 llm.n_tokens = min(common, llm.n_tokens)
                 llm.eval(list(tokens[llm.n_tokens : system]))
@@ -328,7 +328,6 @@ class Engine:
         grammar: str | None = None,
         cancel: threading.Event | None = None,
         ban_first: np.ndarray | Sequence[int] | None = None,
-        score: bool = False,
     ) -> Generation:
         """Start generating after a prompt; iterate the result for text pieces.
 
@@ -338,8 +337,6 @@ class Engine:
             grammar: GBNF text constraining the output, or ``None``.
             cancel: Set it to stop early (e.g. the client went away).
             ban_first: Token ids the first generated token may not be.
-            score: Record each token's unconstrained log-probability in
-                :attr:`Generation.logprobs`.
 
         Returns:
             A :class:`Generation`; iterating it yields text pieces, and its counts and
@@ -349,15 +346,17 @@ class Engine:
             ContextWindowError: The prompt does not fit the context window.
             LocalModelError: llama.cpp rejects the grammar.
         """
-        logits = self._evaluate(tokens)
-        raw = logits
+        # Seeded sampling re-reads the prompt: cached evaluation differs in the last bits, and a
+        # sample can follow them; afresh, the same request draws the same answer.
+        logits = self._evaluate(tokens, fresh=options.seed is not None and options.temperature > 0)
         if ban_first is not None and len(ban_first):
             logits = logits.copy()
             logits[np.asarray(ban_first, dtype=np.int64)] = -np.inf
         compiled = self._grammar(grammar) if grammar else None
-        generation = Generation(prompt_tokens=len(tokens), logprobs=[] if score else None)
+        scored = options.top_logprobs is not None
+        generation = Generation(prompt_tokens=len(tokens), logprobs=[] if scored else None)
         budget = max(0, min(options.max_tokens, self.n_ctx - len(tokens)))
-        generation._pieces = self._run((logits, raw), options, compiled, budget, generation, cancel)
+        generation._pieces = self._run(logits, options, compiled, budget, generation, cancel)
         return generation
 
     def _choose(
@@ -366,36 +365,38 @@ class Engine:
         options: SamplingOptions,
         grammar: CompiledGrammar | None,
         rng: np.random.Generator,
-    ) -> int:
+    ) -> tuple[int, np.ndarray]:
+        """The next token, and the logits it was drawn from (masked by the grammar whenever
+        log-probabilities are recorded, so that they are those of the allowed tokens)."""
         if grammar is not None:
             # A grammar reads a control token (<|im_start|>...) as its text, which the output
             # never shows: the text would escape the grammar. Under a grammar they are banned.
             logits = logits.copy()
             logits[self._controls] = -np.inf
-        token = pick_token(logits, options, rng)
-        if grammar is None or grammar.allows(token):
-            return token
+        if grammar is None or options.top_logprobs is None:
+            token = pick_token(logits, options, rng)
+            if grammar is None or grammar.allows(token):
+                return token, logits
         masked = grammar.mask(logits, self._scratch)
         if not np.isfinite(masked).any():
             raise LocalModelError("the grammar allows no next token; the grammar is broken.")
-        return pick_token(masked, options, rng)
+        return pick_token(masked, options, rng), masked
 
     def _run(
         self,
-        first: tuple[np.ndarray, np.ndarray],
+        logits: np.ndarray,
         options: SamplingOptions,
         grammar: CompiledGrammar | None,
         budget: int,
         generation: Generation,
         cancel: threading.Event | None,
     ) -> Iterator[str]:
-        logits, raw = first
         generation.finish_reason = "length"
         feeder = None
         if options.temperature <= 0 and self.lookup_tokens > 0:
             feeder = LookupFeeder(self._llm, self.n_vocab, length=self.lookup_tokens)
         try:
-            yield from self._loop(logits, raw, options, grammar, budget, generation, cancel, feeder)
+            yield from self._loop(logits, options, grammar, budget, generation, cancel, feeder)
         finally:
             if feeder is not None:
                 feeder.settle()
@@ -404,7 +405,6 @@ class Engine:
     def _loop(
         self,
         logits: np.ndarray,
-        raw: np.ndarray,
         options: SamplingOptions,
         grammar: CompiledGrammar | None,
         budget: int,
@@ -412,7 +412,7 @@ class Engine:
         cancel: threading.Event | None,
         feeder: LookupFeeder | None,
     ) -> Iterator[str]:
-        rng = np.random.default_rng(options.seed)
+        rng = np.random.default_rng(None if options.seed is None else options.seed % 2**64)
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         stops = tuple(s for s in options.stop if s)
         text, emitted = "", 0
@@ -420,7 +420,7 @@ class Engine:
             if cancel is not None and cancel.is_set():
                 generation.finish_reason = "stop"
                 break
-            token = self._choose(logits, options, grammar, rng)
+            token, drawn_from = self._choose(logits, options, grammar, rng)
             if self.is_end(token):
                 generation.finish_reason = "stop"
                 break
@@ -429,7 +429,8 @@ class Engine:
             generation.completion_tokens += 1
             generation.tokens.append(token)
             if generation.logprobs is not None:
-                generation.logprobs.append(logprob(raw, token))
+                scored = token_logprob(drawn_from, token, options.top_logprobs or 0, self.piece)
+                generation.logprobs.append(scored)
             text += decoder.decode(self.piece(token))
             cut = find_stop(text, stops, emitted)
             if cut is not None:
@@ -445,9 +446,9 @@ class Engine:
             if generation.completion_tokens < budget:
                 if feeder is None:
                     self._llm.eval([token])
-                    logits = raw = self._read_logits()
+                    logits = self._read_logits()
                 else:
-                    logits = raw = self._logits = feeder.advance(token)
+                    logits = self._logits = feeder.advance(token)
         if decoder is not None:
             text += decoder.decode(b"", final=True)
         generation.text = text

@@ -7,14 +7,15 @@ iterator of text pieces whose counts, tokens and finish reason fill in as it is 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from toolkit.local.format.events import TokenLogprob
 from toolkit.local.format.job import SamplingOptions
 
-__all__ = ["Generation", "pick_token"]
+__all__ = ["Generation", "pick_token", "token_logprob"]
 
 
 @dataclass
@@ -28,8 +29,10 @@ class Generation:
             the context window) or ``None`` while running.
         text: The text generated so far (without any stop string).
         tokens: The ids generated so far (the end-of-turn token excluded).
-        logprobs: With ``score=True``, each generated token's log-probability under the
-            model alone (before any grammar or ban): how natural the model finds the output.
+        logprobs: With ``SamplingOptions.top_logprobs`` set, each generated token's
+            :class:`~toolkit.local.format.events.TokenLogprob`: its log-probability among the
+            tokens it could be (after the grammar and any ban, before temperature and
+            top-p), and the most likely of those.
         evaluations: Model evaluations run after the prompt when guesses were checked in
             batches (:mod:`toolkit.local.runtime.lookup`); ``None`` when each token was
             evaluated alone.
@@ -38,7 +41,7 @@ class Generation:
     prompt_tokens: int
     completion_tokens: int = 0
     tokens: list[int] = field(default_factory=list)
-    logprobs: list[float] | None = None
+    logprobs: list[TokenLogprob] | None = None
     finish_reason: str | None = None
     text: str = ""
     evaluations: int | None = None
@@ -88,3 +91,34 @@ def pick_token(logits: np.ndarray, options: SamplingOptions, rng: np.random.Gene
         kept[keep] = probs[keep]
         probs = kept / kept.sum()
     return int(rng.choice(len(probs), p=probs))
+
+
+def token_logprob(
+    logits: np.ndarray, token: int, top: int, piece: Callable[[int], bytes]
+) -> TokenLogprob:
+    """A token's log-probability under the softmax of some logits, and the ``top`` most likely.
+
+    Args:
+        logits: The logits the token was drawn from (forbidden tokens at minus infinity).
+        token: The token id.
+        top: How many most likely tokens to list (0 for none).
+        piece: The bytes of a token id.
+
+    Returns:
+        The token's record.
+    """
+    values = logits.astype(np.float64)
+    shifted = values - values.max()
+    logprobs = shifted - np.log(np.exp(shifted).sum())
+
+    def entry(i: int) -> tuple[str, tuple[int, ...], float]:
+        data = piece(i)
+        return data.decode("utf-8", errors="replace"), tuple(data), float(logprobs[i])
+
+    best: list[int] = []
+    if top > 0:
+        candidates = np.argpartition(-logprobs, top)[:top] if top < len(logprobs) else None
+        order = candidates if candidates is not None else np.arange(len(logprobs))
+        best = [int(i) for i in order[np.argsort(-logprobs[order])] if np.isfinite(logprobs[i])]
+    text, data, value = entry(token)
+    return TokenLogprob(text, data, value, tuple(entry(i) for i in best[:top]))

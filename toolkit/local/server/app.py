@@ -1,11 +1,13 @@
 """The embedded model's OpenAI-compatible HTTP API (FastAPI).
 
-Routes:
+Routes (request and response bodies are pydantic models, documented in ``/openapi.json``):
 
-* ``POST /v1/chat/completions`` — non-streaming, or SSE with ``stream: true`` (``data: {...}``
-  chunks; a call arrives as a ``tool_calls`` delta with ``index``, ``id``, ``type`` and
-  ``function.name``, then one with its ``arguments``; a last chunk with ``finish_reason``;
-  a usage chunk when ``stream_options.include_usage``; ``data: [DONE]``).
+* ``POST /v1/chat/completions`` — :class:`~toolkit.local.server.protocol.ChatCompletionRequest`
+  in; a :class:`~toolkit.local.server.schemas.ChatCompletion`, or with ``stream: true`` SSE
+  ``data:`` lines of :class:`~toolkit.local.server.schemas.ChatCompletionChunk`
+  (:mod:`toolkit.local.server.bodies`). A ``json_schema`` response format without ``strict``
+  whose schema has keywords the grammar cannot enforce is answered with the header
+  ``x-toolkit-unenforced``: a JSON list of those keywords and their paths.
 * ``GET /v1/models``, ``GET /health``.
 * ``POST /v1/prompt`` — the same body as a chat completion; answers the prompt text the
   model reads (template, tools and the decision nudge applied) and its token count.
@@ -13,54 +15,105 @@ Routes:
 Requests are read the way OpenAI clients send them (``content: null`` on assistant messages,
 ``max_tokens`` or ``max_completion_tokens``, ``tool_choice`` in every form, unknown fields
 ignored). Errors use OpenAI's shape ``{"error": {"message", "type", "param", "code"}}`` with a
-4xx status naming what to fix. The model serves one request at a time (a lock), generating in
-a worker thread so the event loop stays responsive; a streaming client that goes away stops
-its generation. With ``Settings.server_api_key`` set every ``/v1`` route needs
-``Authorization: Bearer <key>``.
+4xx status naming what to fix, validation errors included (400, not FastAPI's 422). Bodies
+over :data:`MAX_BODY_BYTES` are refused with 413 before they are parsed. The model serves one
+request at a time (a lock), generating in a worker thread so the event loop stays responsive;
+a streaming client that goes away stops its generation. With ``Settings.server_api_key`` set
+every ``/v1`` route needs ``Authorization: Bearer <key>``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hmac
 import json
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from toolkit.config import LOCAL_MODEL_NAME, Settings, load_settings
-from toolkit.errors import ContextWindowError, PromptError
+from toolkit.errors import PromptError
 from toolkit.local.decision.decoding import answer
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import build_prompt
-from toolkit.local.format.events import ContentDelta, Finished, ToolCallEvent
 from toolkit.local.format.job import ChatJob
 from toolkit.local.runtime.engine import Engine
 from toolkit.local.runtime.weights import resolve_model_path
-from toolkit.local.server.protocol import parse_chat_request
+from toolkit.local.server.bodies import collect, error_response, failure, start, stream
+from toolkit.local.server.protocol import ChatCompletionRequest, describe_errors, job_from_request
+from toolkit.local.server.schemas import (
+    ChatCompletion,
+    ChatCompletionChunk,
+    ErrorBody,
+    Health,
+    ModelList,
+    PromptAnswer,
+    to_json,
+)
 
 __all__ = ["MAX_BODY_BYTES", "create_app"]
 
 #: Largest request body accepted, in bytes.
 MAX_BODY_BYTES = 4 * 1024 * 1024
+_UNENFORCED = "x-toolkit-unenforced"
 
 
-def _error(
-    status: int,
-    message: str,
-    *,
-    kind: str = "invalid_request_error",
-    param: str | None = None,
-    code: str | None = None,
-) -> JSONResponse:
-    body = {"error": {"message": message, "type": kind, "param": param, "code": code}}
-    return JSONResponse(body, status_code=status)
+def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    described = {
+        400: "The request is invalid; the message says what to fix and `param` names the field.",
+        401: "The server has an API key and the request did not send it.",
+        413: f"The body is larger than {MAX_BODY_BYTES:,} bytes.",
+        500: "The server or the model failed.",
+    }
+    return {s: {"model": ErrorBody, "description": described[s]} for s in statuses}
+
+
+#: One event of a streamed completion: its ``data`` is a chunk (or an error) as JSON text, or
+#: the closing ``[DONE]``.
+_SSE_EVENT = {
+    "type": "object",
+    "required": ["data"],
+    "properties": {
+        "data": {
+            "anyOf": [
+                {"const": "[DONE]"},
+                {
+                    "type": "string",
+                    "contentMediaType": "application/json",
+                    "contentSchema": {
+                        "anyOf": [
+                            {"$ref": "#/components/schemas/ChatCompletionChunk"},
+                            {"$ref": "#/components/schemas/ErrorBody"},
+                        ]
+                    },
+                },
+            ]
+        }
+    },
+}
+_CHAT_RESPONSES: dict[int | str, dict[str, Any]] = {
+    **_errors(400, 401, 413, 500),
+    200: {
+        "description": "The completion; with `stream: true`, SSE `data:` lines each holding a "
+        "ChatCompletionChunk (or an ErrorBody), then `data: [DONE]`.",
+        "content": {"text/event-stream": {"schema": _SSE_EVENT}},
+        "headers": {
+            _UNENFORCED: {
+                "description": "With a non-strict json_schema response format: the schema "
+                "keywords the grammar did not enforce, as a JSON list.",
+                "schema": {"type": "string"},
+            }
+        },
+    },
+}
 
 
 class _Service:
@@ -84,13 +137,17 @@ class _Service:
             token.strip().encode(), self.api_key
         )
 
-    def run(self, job: ChatJob, cancel: threading.Event, emit: Callable[[Any], None]) -> None:
-        """Answer a job under the lock, passing each event to ``emit`` (worker thread)."""
-        with self.lock:
-            for event in answer(self.engine, job, self.policy, cancel=cancel):
-                emit(event)
-                if cancel.is_set():
-                    break
+    def runner(self, job: ChatJob) -> Callable[[threading.Event, Callable[[Any], None]], None]:
+        """What the worker thread runs: answer a job under the lock, emitting each event."""
+
+        def run(cancel: threading.Event, emit: Callable[[Any], None]) -> None:
+            with self.lock:
+                for event in answer(self.engine, job, self.policy, cancel=cancel):
+                    emit(event)
+                    if cancel.is_set():
+                        break
+
+        return run
 
 
 def _model_name(settings: Settings, engine: Engine) -> str:
@@ -99,65 +156,76 @@ def _model_name(settings: Settings, engine: Engine) -> str:
     return settings.model
 
 
-async def _read_body(request: Request) -> bytes | JSONResponse:
-    declared = request.headers.get("content-length")
-    too_big = _error(
-        413,
-        f"request body is larger than {MAX_BODY_BYTES:,} bytes; send fewer or shorter messages.",
-        code="request_too_large",
-    )
-    if declared and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-        return too_big
-    body = bytearray()
-    async for chunk in request.stream():
-        body.extend(chunk)
-        if len(body) > MAX_BODY_BYTES:
-            return too_big
-    return bytes(body)
+class _BodyLimit:
+    """Read each request body up front, refusing with 413 past :data:`MAX_BODY_BYTES`; every
+    body is read as JSON whatever its ``Content-Type`` (``curl -d`` sends a form type)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        too_big = error_response(
+            413,
+            f"request body is larger than {MAX_BODY_BYTES:,} bytes; "
+            "send fewer or shorter messages.",
+            code="request_too_large",
+        )
+        declared = dict(scope["headers"]).get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+            await too_big(scope, receive, send)
+            return
+        body = bytearray()
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            body.extend(message.get("body", b""))
+            if len(body) > MAX_BODY_BYTES:
+                await too_big(scope, receive, send)
+                return
+            if not message.get("more_body"):
+                break
+        replayed = False
+        headers = [(k, v) for k, v in scope["headers"] if k != b"content-type"]
+        scope = {**scope, "headers": [*headers, (b"content-type", b"application/json")]}
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": bytes(body), "more_body": False}
+
+        await self.app(scope, replay, send)
 
 
-async def _job_from(request: Request) -> tuple[ChatJob, dict[str, Any]] | JSONResponse:
-    body = await _read_body(request)
-    if isinstance(body, JSONResponse):
-        return body
-    try:
-        payload = json.loads(body)
-    except (ValueError, UnicodeDecodeError) as exc:
-        return _error(400, f"the request body is not valid JSON: {exc}.", code="invalid_json")
-    try:
-        return parse_chat_request(payload)
-    except PromptError as exc:
-        return _error(400, str(exc), param=getattr(exc, "param", None))
+def _document_chunks(app: FastAPI) -> None:
+    """Add :class:`ChatCompletionChunk` (the SSE lines) to the OpenAPI components, and drop
+    FastAPI's 422 (validation errors are answered with 400 in OpenAI's shape)."""
 
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            spec = get_openapi(
+                title=app.title, version=app.version, description=app.description, routes=app.routes
+            )
+            chunk = ChatCompletionChunk.model_json_schema(
+                ref_template="#/components/schemas/{model}"
+            )
+            components = spec.setdefault("components", {}).setdefault("schemas", {})
+            for operations in spec.get("paths", {}).values():  # validation errors are 400s
+                for operation in operations.values():
+                    operation.get("responses", {}).pop("422", None)
+            for name in ("HTTPValidationError", "ValidationError"):
+                components.pop(name, None)
+            for name, schema in {**chunk.pop("$defs", {}), "ChatCompletionChunk": chunk}.items():
+                components.setdefault(name, schema)
+            app.openapi_schema = spec
+        return app.openapi_schema
 
-def _chunk(base: dict[str, Any], delta: dict[str, Any], finish: str | None = None) -> str:
-    choice = {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}
-    return "data: " + json.dumps({**base, "choices": [choice]}, ensure_ascii=False) + "\n\n"
-
-
-def _usage(finished: Finished) -> dict[str, int]:
-    total = finished.prompt_tokens + finished.completion_tokens
-    return {
-        "prompt_tokens": finished.prompt_tokens,
-        "completion_tokens": finished.completion_tokens,
-        "total_tokens": total,
-    }
-
-
-def _sse(event: Any, base: dict[str, Any]) -> list[str]:
-    if isinstance(event, ContentDelta):
-        return [_chunk(base, {"content": event.text})]
-    if isinstance(event, ToolCallEvent):
-        fn = event.call["function"]
-        head = {
-            "index": event.index,
-            "id": event.call["id"],
-            "type": "function",
-            "function": {"name": fn["name"], "arguments": ""},
-        }
-        rest = {"index": event.index, "function": {"arguments": fn["arguments"]}}
-        return [_chunk(base, {"tool_calls": [head]}), _chunk(base, {"tool_calls": [rest]})]
-    return []
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def create_app(
@@ -183,21 +251,37 @@ def create_app(
     if engine is None:
         engine = Engine.from_settings(settings, resolve_model_path(settings))
     service = _Service(settings, engine, policy or ToolPolicy())
-    app = FastAPI(title="toolkit embedded model", docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="toolkit embedded model",
+        version="1",
+        description="OpenAI-compatible chat completions on the embedded model.",
+        docs_url=None,
+        redoc_url=None,
+    )
     app.state.service = service
+    _document_chunks(app)
+    app.add_middleware(_BodyLimit)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return _error(exc.status_code, f"{exc.detail}: {request.method} {request.url.path}")
+        return error_response(exc.status_code, f"{exc.detail}: {request.method} {request.url.path}")
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = list(exc.errors())
+        param, message = describe_errors(errors)
+        code = "invalid_json" if errors[0]["type"] == "json_invalid" else None
+        return error_response(400, message, param=param, code=code)
 
     @app.exception_handler(Exception)
     async def _server_error(request: Request, exc: Exception) -> JSONResponse:
-        return _error(500, f"the server failed: {type(exc).__name__}: {exc}", kind="server_error")
+        message = f"the server failed: {type(exc).__name__}: {exc}"
+        return error_response(500, message, kind="server_error")
 
     @app.middleware("http")
     async def _auth(request: Request, call_next: Callable) -> Any:
         if request.url.path.startswith("/v1") and not service.authorized(request):
-            return _error(
+            return error_response(
                 401,
                 "missing or wrong API key: send 'Authorization: Bearer <key>' with the key set "
                 "in TOOLKIT_SERVER_API_KEY.",
@@ -206,144 +290,47 @@ def create_app(
             )
         return await call_next(request)
 
-    @app.get("/health")
-    async def health() -> dict[str, str]:
-        return {"status": "ok", "model": service.model_name}
+    @app.get("/health", response_model=Health, responses=_errors(500))
+    async def health() -> Any:
+        return to_json(Health, {"status": "ok", "model": service.model_name})
 
-    @app.get("/v1/models")
-    async def models() -> dict[str, Any]:
+    @app.get("/v1/models", response_model=ModelList, responses=_errors(401, 500))
+    async def models() -> Any:
         entry = {"id": service.model_name, "object": "model", "created": 0, "owned_by": "toolkit"}
-        return {"object": "list", "data": [entry]}
+        return to_json(ModelList, {"object": "list", "data": [entry]})
 
-    @app.post("/v1/prompt")
-    async def prompt(request: Request) -> Any:
-        parsed = await _job_from(request)
-        if isinstance(parsed, JSONResponse):
-            return parsed
-        job, _ = parsed
+    @app.post("/v1/prompt", response_model=PromptAnswer, responses=_errors(400, 401, 413, 500))
+    async def prompt(body: ChatCompletionRequest) -> Any:
         try:
+            job, _ = job_from_request(body)
             text = build_prompt(job, service.policy, engine.chat_template)
         except PromptError as exc:
-            return _error(400, str(exc))
+            return error_response(400, str(exc), param=getattr(exc, "param", None))
         with service.lock:
             count = engine.count_tokens(text)
-        return {"model": service.model_name, "prompt": text, "prompt_tokens": count}
+        answer_ = {"model": service.model_name, "prompt": text, "prompt_tokens": count}
+        return to_json(PromptAnswer, answer_)
 
-    @app.post("/v1/chat/completions")
-    async def chat_completions(request: Request) -> Any:
-        parsed = await _job_from(request)
-        if isinstance(parsed, JSONResponse):
-            return parsed
-        job, extras = parsed
+    @app.post("/v1/chat/completions", response_model=ChatCompletion, responses=_CHAT_RESPONSES)
+    async def chat_completions(body: ChatCompletionRequest) -> Any:
+        try:
+            job, extras = job_from_request(body)
+        except PromptError as exc:
+            return error_response(400, str(exc), param=getattr(exc, "param", None))
         base = {
             "id": "chatcmpl-" + uuid.uuid4().hex,
-            "object": "chat.completion.chunk",
             "created": int(time.time()),
             "model": service.model_name,
             "system_fingerprint": "toolkit-local",
         }
-        events, first = _start(service, job)
+        headers = {_UNENFORCED: json.dumps(extras["unenforced"])} if extras["unenforced"] else {}
+        events, first = start(service.runner(job))
         head = await first
         if isinstance(head, BaseException):
-            return _failure(head)
+            return failure(head)
         if extras["stream"]:
-            stream = _stream(head, events, base, extras["include_usage"])
-            return StreamingResponse(stream, media_type="text/event-stream")
-        return await _collect(head, events, base)
+            lines = stream(head, events, base, extras)
+            return StreamingResponse(lines, media_type="text/event-stream", headers=headers)
+        return await collect(head, events, base, extras["logprobs"], headers)
 
     return app
-
-
-class _Events:
-    """Events produced by a worker thread, consumed by the event loop."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.get_running_loop()
-        self.queue: asyncio.Queue[Any] = asyncio.Queue()
-        self.cancel = threading.Event()
-
-    def put(self, item: Any) -> None:
-        self.loop.call_soon_threadsafe(self.queue.put_nowait, item)
-
-    async def get(self) -> Any:
-        return await self.queue.get()
-
-
-_END = object()
-
-
-def _start(service: _Service, job: ChatJob) -> tuple[_Events, asyncio.Future]:
-    events = _Events()
-
-    def work() -> None:
-        try:
-            service.run(job, events.cancel, events.put)
-        except BaseException as exc:  # handed to the event loop, which answers with an error
-            events.put(exc)
-        finally:
-            events.put(_END)
-
-    events.loop.run_in_executor(None, work)
-    return events, asyncio.ensure_future(events.get())
-
-
-def _failure(exc: BaseException) -> JSONResponse:
-    if isinstance(exc, PromptError):
-        return _error(400, str(exc))
-    if isinstance(exc, ContextWindowError):
-        return _error(400, str(exc), param="messages", code="context_length_exceeded")
-    return _error(500, f"the model failed: {type(exc).__name__}: {exc}", kind="server_error")
-
-
-async def _collect(head: Any, events: _Events, base: dict[str, Any]) -> JSONResponse:
-    content: list[str] = []
-    calls: list[dict[str, Any]] = []
-    finished: Finished | None = None
-    item = head
-    while item is not _END:
-        if isinstance(item, BaseException):
-            return _failure(item)
-        if isinstance(item, ContentDelta):
-            content.append(item.text)
-        elif isinstance(item, ToolCallEvent):
-            calls.append(item.call)
-        elif isinstance(item, Finished):
-            finished = item
-        item = await events.get()
-    if finished is None:
-        return _error(500, "the model stopped without finishing.", kind="server_error")
-    message: dict[str, Any] = {"role": "assistant", "content": "".join(content).strip() or None}
-    if calls:
-        message["tool_calls"] = calls
-    choice = {
-        "index": 0,
-        "message": message,
-        "logprobs": None,
-        "finish_reason": finished.finish_reason,
-    }
-    body = {**base, "object": "chat.completion", "choices": [choice], "usage": _usage(finished)}
-    return JSONResponse(body)
-
-
-async def _stream(
-    head: Any, events: _Events, base: dict[str, Any], include_usage: bool
-) -> AsyncIterator[str]:
-    item = head
-    try:
-        yield _chunk(base, {"role": "assistant", "content": ""})
-        while item is not _END:
-            if isinstance(item, BaseException):
-                failure = json.loads(_failure(item).body)
-                yield "data: " + json.dumps(failure, ensure_ascii=False) + "\n\n"
-            elif isinstance(item, Finished):
-                yield _chunk(base, {}, item.finish_reason)
-                if include_usage:
-                    usage = {**base, "choices": [], "usage": _usage(item)}
-                    yield "data: " + json.dumps(usage) + "\n\n"
-            else:
-                for line in _sse(item, base):
-                    yield line
-            item = await events.get()
-        yield "data: [DONE]\n\n"
-    finally:
-        events.cancel.set()
