@@ -513,15 +513,17 @@ class _Decoder:
 
         for probe in self._probes(made[-1][0], grammar):
             pieces, generation, found, _ = self._attempt(context, probe, doomed)
-            if (
-                generation.finish_reason == "stop"
-                and len(found) == 1
-                and not turn.history.redundant(found[0])
-                and adds_new_grounded_values(
-                    arguments_of(found[0]), previous, turn.grounding, self.policy
-                )
+            if generation.finish_reason != "stop" or len(found) != 1:
+                continue
+            call = found[0]
+            # New against the earlier calls of the same tool: another tool asks for something
+            # else even with the same values (the interest coverage of the company whose sales
+            # growth was asked for), so its values need only be grounded.
+            same = [a for n, a in made if n == call["function"]["name"]]
+            if not turn.history.redundant(call) and adds_new_grounded_values(
+                arguments_of(call), same, turn.grounding, self.policy
             ):
-                return pieces, generation, found[0]
+                return pieces, generation, call
         return None
 
 
