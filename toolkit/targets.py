@@ -3,7 +3,7 @@
 Every verb that takes a TARGET reads it here, in one of two ways:
 
 * :func:`source_files` for ``toolkit lint``: the ``.py`` files to read, found without importing
-  anything (a module name is located with :mod:`importlib`'s finders, not run);
+  anything (:mod:`toolkit.target_files`, which the linter uses directly);
 * :func:`load_targets` for ``toolkit schema``, ``run`` and ``prompt``: the tool objects, found by
   importing the module or file.
 
@@ -17,146 +17,29 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import importlib.machinery
 import importlib.util
 import inspect
 import os
-import re
 import sys
 import traceback
-from dataclasses import dataclass
 from pathlib import Path
 
 from langchain_core.tools import BaseTool
 
 from toolkit.errors import TargetError
+from toolkit.lint.explain import explain_file
+from toolkit.target_files import (
+    SourceFiles,
+    display_path,
+    names_a_path,
+    source_files,
+    split_target,
+)
 
 __all__ = ["SourceFiles", "display_path", "load_targets", "source_files", "split_target"]
 
-_DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
-#: Packages that build tools: an exception raised inside them while importing a target is a
-#: tool that cannot be built.
+#: Packages whose frames mean LangChain (or pydantic under it) refused a tool while it was built.
 _TOOL_BUILDERS = ("langchain_core", "langchain", "pydantic")
-_SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "site-packages", "build", "dist"})
-
-
-def split_target(target: str) -> tuple[str, str]:
-    """Split ``SOURCE:NAME`` into its source and attribute.
-
-    Args:
-        target: A TARGET as typed on the command line.
-
-    Returns:
-        The module or path, and the dotted attribute after the last ``:`` ("" when there is
-        none, or when what follows the ``:`` is not a dotted name, as in ``C:\\tools.py``).
-    """
-    head, _, tail = target.rpartition(":")
-    if head and _DOTTED.fullmatch(tail):
-        return head, tail
-    return target, ""
-
-
-def _names_a_path(source: str) -> bool:
-    return source.endswith(".py") or "/" in source or "\\" in source
-
-
-def display_path(path: Path) -> str:
-    """Show a path relative to the working directory when it is below it.
-
-    Args:
-        path: A file.
-
-    Returns:
-        The relative path, or the path as given when it is elsewhere.
-    """
-    try:
-        return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
-
-
-# --- Files to read, never importing ----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SourceFiles:
-    """The files a TARGET names.
-
-    Args:
-        files: The ``.py`` files, in order.
-        directory: Whether they were found by walking a directory (else one file was named).
-        package: Whether that directory is a package (it has ``__init__.py``).
-    """
-
-    files: list[Path]
-    directory: bool
-    package: bool
-
-
-def _walk(directory: Path) -> list[Path]:
-    files = []
-    for root, dirs, names in os.walk(directory):
-        dirs[:] = sorted(
-            d
-            for d in dirs
-            if not d.startswith(".") and d not in _SKIPPED_DIRS and not d.endswith("venv")
-        )
-        files += [Path(root, n) for n in sorted(names) if n.endswith(".py")]
-    return files
-
-
-def _module_location(name: str) -> Path:
-    """Find a module's file or package directory without importing it."""
-    parts = name.split(".")
-    try:
-        spec = importlib.util.find_spec(parts[0])
-    except (ImportError, ValueError):
-        spec = None
-    for index, part in enumerate(parts[1:], start=1):
-        locations = list(spec.submodule_search_locations or []) if spec else []
-        if not locations:
-            break
-        spec = importlib.machinery.PathFinder.find_spec(part, locations)
-        if spec is None:
-            raise TargetError(
-                f"no module named {name!r}: {'.'.join(parts[:index])} has no {part!r}"
-            )
-    if spec is None:
-        raise TargetError(
-            f"{name!r} is not a file, a directory or an importable module; check the spelling "
-            "or run from the directory that contains it"
-        )
-    if spec.submodule_search_locations:
-        return Path(next(iter(spec.submodule_search_locations)))
-    if spec.origin and spec.origin.endswith(".py"):
-        return Path(spec.origin)
-    raise TargetError(f"module {name!r} has no Python source file to lint ({spec.origin})")
-
-
-def source_files(target: str) -> SourceFiles:
-    """Turn a TARGET into the files to read, without importing anything.
-
-    Args:
-        target: A ``.py`` file, a directory (searched recursively, skipping hidden, cache and
-            virtualenv directories) or a module name (``tools``, ``pkg.mod``).
-
-    Returns:
-        The files, and whether they come from a directory, and from a package.
-
-    Raises:
-        TargetError: Nothing of that name exists.
-    """
-    path = Path(target)
-    if not path.exists() and not _names_a_path(target) and _DOTTED.fullmatch(target):
-        path = _module_location(target)
-    if path.is_dir():
-        return SourceFiles(_walk(path), directory=True, package=(path / "__init__.py").is_file())
-    if path.is_file():
-        return SourceFiles([path], directory=False, package=False)
-    raise TargetError(f"{target}: no such file or directory")
-
-
-# --- Objects to use, importing ---------------------------------------------------------------
 
 
 def _langchain_caller(exc: BaseException) -> str | None:
@@ -187,8 +70,6 @@ def _import_error(what: str, exc: BaseException) -> TargetError:
     message = f"importing {what} failed: {type(exc).__name__}" + (f": {detail}" if detail else "")
     caller = _langchain_caller(exc)
     if caller is not None:
-        from toolkit.lint.explain import explain_file  # only on failure: it reads the source
-
         explanation = explain_file(caller)
         if explanation is not None:
             message += f" ({explanation.summary})"
@@ -270,7 +151,7 @@ def load_targets(target: str) -> list[object]:
     """
     source, attribute = split_target(target)
     path = Path(source)
-    if _names_a_path(source):
+    if names_a_path(source):
         if path.is_dir():
             raise TargetError(f"{source} is a directory: pass a .py file or a module name")
         if not path.is_file():

@@ -19,7 +19,7 @@ from langchain_core.tools import BaseTool
 from toolkit.errors import TargetError
 from toolkit.lint.catalogue import Finding
 from toolkit.lint.report import lint_paths
-from toolkit.targets import display_path
+from toolkit.target_files import display_path
 
 __all__ = ["Explanation", "explain_file", "explain_tool"]
 

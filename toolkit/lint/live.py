@@ -20,7 +20,7 @@ from toolkit.lint.catalogue import Finding, ToolSpec
 from toolkit.lint.checks import check_all
 from toolkit.lint.discovery import spec_for_function
 from toolkit.lint.docstrings import parse_docstring
-from toolkit.targets import display_path
+from toolkit.target_files import display_path
 
 __all__ = ["lint_tools"]
 

@@ -17,7 +17,7 @@ from toolkit.errors import TargetError
 from toolkit.lint.catalogue import RULES, Finding, NotLinted, ToolSpec
 from toolkit.lint.checks import check_all, check_duplicates
 from toolkit.lint.discovery import collect_specs
-from toolkit.targets import display_path, source_files
+from toolkit.target_files import display_path, source_files
 
 __all__ = ["LintReport", "lint_paths", "lint_source"]
 

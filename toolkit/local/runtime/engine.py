@@ -42,6 +42,7 @@ from toolkit.local.runtime.generation import Generation, pick_token, token_logpr
 from toolkit.local.runtime.grammar_sampler import TOKEN_DATA, CompiledGrammar
 from toolkit.local.runtime.lookup import DEFAULT_LOOKUP_TOKENS, LookupFeeder
 from toolkit.local.runtime.prefix_cache import PrefixCache
+from toolkit.local.runtime.vocabulary import Vocabulary
 
 __all__ = ["Engine"]
 
@@ -55,7 +56,7 @@ _MIN_PREFIX_TOKENS = 64
 _GRAMMAR_CACHE = 64
 
 
-class Engine:
+class Engine(Vocabulary):
     """One loaded GGUF model.
 
     Args:
@@ -104,20 +105,7 @@ class Engine:
                 "truncated or not a supported GGUF model. If it is the shipped model, delete it "
                 "(it is rebuilt from the installed packages); otherwise fix TOOLKIT_MODEL_PATH."
             ) from exc
-        self._vocab = llama_lib.llama_model_get_vocab(self._llm.model)
-        self.n_vocab = self._llm.n_vocab()
-        self._pieces: dict[int, bytes] = {}
-        self._openers: dict[tuple[bytes, ...], np.ndarray] = {}
-        self._ends: np.ndarray | None = None
-        self._controls = np.asarray(
-            [
-                i
-                for i in range(self.n_vocab)
-                if llama_lib.llama_vocab_is_control(self._vocab, i)
-                and not llama_lib.llama_vocab_is_eog(self._vocab, i)
-            ],
-            dtype=np.int64,
-        )
+        Vocabulary.__init__(self, self._llm)
         self._grammars: dict[str, CompiledGrammar] = {}
         self._scratch = np.zeros(self.n_vocab, dtype=TOKEN_DATA)
         self._scratch["id"] = np.arange(self.n_vocab, dtype=np.int32)
@@ -165,93 +153,6 @@ class Engine:
     def chat_template(self) -> str | None:
         """The model's own chat template (``tokenizer.chat_template``), if the file has one."""
         return self._llm.metadata.get("tokenizer.chat_template") or None
-
-    def tokenize(self, text: str, *, bos: bool = True) -> list[int]:
-        """Tokenize prompt text, special tokens (``<|im_start|>``…) included.
-
-        Args:
-            text: The text.
-            bos: Start with the model's begin-of-sequence token when it uses one; ``False``
-                for a fragment appended to a prompt.
-
-        Returns:
-            The token ids.
-        """
-        return self._llm.tokenize(text.encode("utf-8"), add_bos=bos, special=True)
-
-    def count_tokens(self, text: str) -> int:
-        """Count the tokens of a text.
-
-        Args:
-            text: The text.
-
-        Returns:
-            The number of tokens.
-        """
-        return len(self.tokenize(text))
-
-    def token_id(self, text: str) -> int | None:
-        """The id of the single token spelling ``text`` exactly, if there is one.
-
-        Args:
-            text: E.g. ``"<tool_call>"``.
-
-        Returns:
-            The token id, or ``None`` when the text is not one token.
-        """
-        ids = self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=True)
-        return ids[0] if len(ids) == 1 and self.piece(ids[0]) == text.encode() else None
-
-    def piece(self, token: int) -> bytes:
-        """The bytes a token stands for.
-
-        Args:
-            token: A token id.
-
-        Returns:
-            Its bytes (possibly part of a UTF-8 character).
-        """
-        cached = self._pieces.get(token)
-        if cached is None:
-            cached = self._pieces[token] = self._llm.detokenize([token])
-        return cached
-
-    def opening_tokens(self, prefixes: tuple[bytes, ...]) -> np.ndarray:
-        """Ids of the tokens whose text, after leading whitespace, starts with a prefix.
-
-        Args:
-            prefixes: Byte prefixes, e.g. ``(b"```", b"{")``.
-
-        Returns:
-            The matching token ids (computed once per ``prefixes``).
-        """
-        found = self._openers.get(prefixes)
-        if found is None:
-            ids = [i for i in range(self.n_vocab) if self.piece(i).lstrip().startswith(prefixes)]
-            found = self._openers[prefixes] = np.asarray(ids, dtype=np.int64)
-        return found
-
-    def end_tokens(self) -> np.ndarray:
-        """Ids of every end-of-generation token (computed once).
-
-        Returns:
-            The token ids for which :meth:`is_end` is true.
-        """
-        if self._ends is None:
-            ids = [i for i in range(self.n_vocab) if self.is_end(i)]
-            self._ends = np.asarray(ids, dtype=np.int64)
-        return self._ends
-
-    def is_end(self, token: int) -> bool:
-        """Whether a token ends the model's turn (end-of-generation).
-
-        Args:
-            token: A token id.
-
-        Returns:
-            True for end-of-generation tokens such as ``<|im_end|>``.
-        """
-        return bool(llama_lib.llama_vocab_is_eog(self._vocab, token))
 
     def _evaluate(self, tokens: Sequence[int], *, fresh: bool = False) -> np.ndarray:
         llm = self._llm

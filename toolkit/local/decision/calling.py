@@ -1,0 +1,255 @@
+"""Writing the calls of an answer: the first one, checked against the conversation, and more.
+
+:class:`CallWriter` is the half of the embedded server's decoder that decodes ``<tool_call>``
+blocks (the other half, in :mod:`toolkit.local.decision.decoding`, writes text and chooses
+between the two). A first call that repeats the conversation — stopped at the value that makes
+it a repeat — or uses values the conversation never gave
+(:class:`~toolkit.local.decision.turn.CallJudge`) gives way to the next most likely tool; after
+tool results, a call whose only fault is unstated numbers is written again with only the stated
+numbers. When parallel calls are allowed the model is made to write one more call after each,
+of the same tool and then of another, kept only when it is new and grounded.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from toolkit.local.decision.grounding import (
+    adds_new_grounded_values,
+    arguments_of,
+    conversation_text,
+    known_numbers,
+    numbers_of,
+    repeats,
+    rules_out_extra_call,
+)
+from toolkit.local.decision.policy import ToolPolicy
+from toolkit.local.decision.turn import CallJudge, has_results, turn_start
+from toolkit.local.format.events import Event, Finished, ToolCallEvent
+from toolkit.local.format.grammar import calls_grammar
+from toolkit.local.format.job import ChatJob, SamplingOptions
+from toolkit.local.format.json_scan import JsonScanner
+from toolkit.local.format.parser import ToolCallStream, parse_tool_calls
+
+if TYPE_CHECKING:  # calls are decoded on a loaded engine; the llama.cpp module is the runtime's
+    from toolkit.local.runtime.engine import Engine
+
+__all__ = ["CallWriter", "Doom"]
+
+
+#: The tool a call being written names.
+_NAMED = re.compile(r'"name": "([^"]+)"')
+#: Says, of a completed argument value (with the values so far and the tool's name), that the
+#: call being written will be discarded.
+Doom = Callable[[Any, dict[str, Any], str | None], bool]
+
+
+class CallWriter:
+    """Decodes the calls of one answer; mixed into the decoder, whose state it shares."""
+
+    engine: Engine
+    job: ChatJob
+    policy: ToolPolicy
+    tokens: list[int]
+    names: dict[str, float] | None
+    repeated: int
+    used: int
+
+    if TYPE_CHECKING:  # the decoder this is mixed into provides these
+
+        def _options(self) -> SamplingOptions: ...
+
+        def _finished(self, reason: str, decision: str) -> Finished: ...
+
+        def text(self, *, from_results: bool = False) -> Iterator[Event]: ...
+
+        def _stated_numbers(self) -> list[str] | None: ...
+
+    def _attempt(
+        self, context: list[int], grammar: str, doomed: Doom | None = None
+    ) -> tuple[list[str], Any, list[dict], bool]:
+        """One grammar-constrained call: its pieces, generation, calls and whether it was
+        given up because ``doomed`` said so of a completed argument value."""
+        generation = self.engine.generate(
+            context, self._options(), grammar=grammar, cancel=self.cancel
+        )
+        pieces: list[str] = []
+        scanner = JsonScanner(values_under="arguments", skip_prefix=True) if doomed else None
+        written: dict[str, Any] = {}
+        for piece in generation:
+            pieces.append(piece)
+            if scanner is None:
+                continue
+            values = scanner.feed(piece)
+            keys = scanner.keys[len(scanner.keys) - len(values) :]
+            for value, key in zip(values, keys, strict=True):
+                if key is not None:
+                    written.setdefault(key, value)
+                named = _NAMED.search("".join(pieces))
+                if doomed(value, written, named.group(1) if named else None):
+                    generation.close()
+                    self.used += generation.completion_tokens
+                    return pieces, generation, [], True
+        self.used += generation.completion_tokens
+        text = "".join(pieces)
+        found = parse_tool_calls(text, self.job.tool_names, lenient=False).tool_calls
+        return pieces, generation, found, False
+
+    def _probes(self, last: str, grammar: str) -> list[str]:
+        """The grammars one more call is tried under: the same tool as the call before (the
+        second city of a parallel request), then the other tools."""
+        others = [n for n in self.job.tool_names if n != last]
+        if not others:
+            return [grammar]
+        tools = self.job.tools
+        return [
+            calls_grammar(tools, names=[last], max_calls=1),
+            calls_grammar(tools, names=others, max_calls=1),
+        ]
+
+    def calls(self, name: str | None) -> Iterator[Event]:
+        """Calls, one ``<tool_call>`` block at a time.
+
+        With ``tool_choice="auto"`` a first call that repeats one the conversation already
+        made, or uses values the conversation never gave, gives way to a call of the next most
+        likely tool; when no tool does better the answer is text from the results (or, before
+        any result, the model's own first call). When several calls are allowed the model is
+        then made to write one more, first of the same tool and then of another, kept only
+        when it is no repeat and :func:`adds_new_grounded_values`; otherwise the answer ends.
+        """
+        job = self.job
+        turn = CallJudge(job, self.policy, auto=name is None and job.tool_choice == "auto")
+        grammar = calls_grammar(job.tools, names=[name] if name else None, max_calls=1)
+        first = self._first_call(turn, grammar)
+        if first is None:
+            yield from self.text(from_results=True)  # the answer is already in the results
+            return
+        pieces, generation, found = first
+        stream = ToolCallStream(job.tool_names, lenient=False)
+        count = 0
+        for piece in pieces:
+            for event in stream.feed(piece):
+                count += isinstance(event, ToolCallEvent)
+                yield event
+        context = self.tokens + generation.tokens
+        made = [(c["function"]["name"], arguments_of(c)) for c in found]
+        newline = self.engine.tokenize("\n", bos=False)
+        # One more call is probed for in a turn's first step, or while numbers stated in the
+        # question or the results wait for a call to use them.
+        first_step = not has_results(job.messages[turn_start(job.messages) :])
+        more = name is None and job.parallel_tool_calls and len(found) == 1
+        more = more and (first_step or bool(_unused_after(job.messages, found)))
+        while more and generation.finish_reason == "stop" and len(made) < self.policy.max_calls:
+            if self._options().max_tokens < self.policy.min_extra_call_tokens:
+                break
+            attempt = context + newline
+            kept = self._extra_call(turn, attempt, made, grammar)
+            if kept is None:
+                break  # the model had nothing new to ask for
+            pieces, generation, call = kept
+            for piece in ["\n", *pieces]:
+                for event in stream.feed(piece):
+                    count += isinstance(event, ToolCallEvent)
+                    yield event
+            made.append((call["function"]["name"], arguments_of(call)))
+            context = attempt + generation.tokens
+        for event in stream.finish():
+            count += isinstance(event, ToolCallEvent)
+            yield event
+        reason = "tool_calls" if count else (generation.finish_reason or "stop")
+        yield self._finished(reason, "calls")
+
+    def _first_call(
+        self, turn: CallJudge, grammar: str
+    ) -> tuple[list[str], Any, list[dict]] | None:
+        """The first call of the answer, or ``None`` when the answer should be text."""
+        pieces, generation, found, doomed = self._attempt(self.tokens, grammar, turn.repeat_doom)
+        tried = {c["function"]["name"] for c in found} | ({turn.doomed_name} - {None})
+        # Calls rejected only for values the conversation never gave: should no tool do better,
+        # the one the model was likeliest to name is made (before any result is there).
+        fallbacks: list[tuple[float, int, tuple[list[str], Any, list[dict]]]] = []
+        retried: set[str] = set()
+        while doomed or (found and all(turn.rejected(c) for c in found)):
+            if doomed or all(turn.history.redundant(c) for c in found):
+                self.repeated += max(1, len(found))
+            else:
+                tool = found[0]["function"]["name"]
+                retry = self._grounded_retry(turn, tool, found[0], retried)
+                if retry is not None:
+                    return retry
+                p = (self.names or {}).get(tool, 0.0)
+                fallbacks.append((p, -len(fallbacks), (pieces, generation, found)))
+            others = sorted(
+                (p, n)
+                for n, p in (self.names or {}).items()
+                if n not in tried and p >= self.policy.alternative_threshold
+            )
+            if not others:
+                if fallbacks and not has_results(self.job.messages):
+                    return max(fallbacks)[2]
+                return None
+            tried.add(others[-1][1])
+            narrow = calls_grammar(self.job.tools, names=[others[-1][1]], max_calls=1)
+            turn.doomed_name = None
+            pieces, generation, found, doomed = self._attempt(self.tokens, narrow, turn.repeat_doom)
+            tried |= {turn.doomed_name} - {None}
+        return pieces, generation, found
+
+    def _grounded_retry(
+        self, turn: CallJudge, tool: str, call: dict[str, Any], retried: set[str]
+    ) -> tuple[list[str], Any, list[dict]] | None:
+        """After tool results, a call whose only fault is numbers nobody stated is written again
+        with the stated numbers as the only ones its grammar admits (a small model copies the
+        examples of a tool's description: ``calculate("(6 + 5) * 2")`` for "21.9 + 24.9")."""
+        if tool in retried or not has_results(self.job.messages):
+            return None
+        retried.add(tool)
+        if not turn.only_numbers_ungrounded(call):
+            return None  # text values the conversation never gave too: not only numbers
+        stated = self._stated_numbers()
+        if not stated:
+            return None
+        grammar = calls_grammar(self.job.tools, names=[tool], max_calls=1, numbers=stated)
+        pieces, generation, found, doomed = self._attempt(self.tokens, grammar, turn.repeat_doom)
+        if doomed or not found or any(turn.rejected(c) for c in found):
+            return None
+        return pieces, generation, found
+
+    def _extra_call(
+        self, turn: CallJudge, context: list[int], made: list[tuple[str, dict]], grammar: str
+    ) -> tuple[list[str], Any, dict] | None:
+        """One more call, tried under each probe grammar; ``None`` when none is kept."""
+        previous = [arguments for _, arguments in made]
+
+        def doomed(value: Any, written: dict[str, Any], tool: str | None) -> bool:
+            if rules_out_extra_call(value, previous, turn.grounding, self.policy):
+                return True
+            earlier = [a for n, a in made if n == tool] + turn.history.arguments.get(tool, [])
+            required = turn.required.get(tool or "", [])
+            return tool is not None and repeats(written, required, earlier, rearranged=True)
+
+        for probe in self._probes(made[-1][0], grammar):
+            pieces, generation, found, _ = self._attempt(context, probe, doomed)
+            if generation.finish_reason != "stop" or len(found) != 1:
+                continue
+            call = found[0]
+            # New against the earlier calls of the same tool: another tool asks for something
+            # else even with the same values (the interest coverage of the company whose sales
+            # growth was asked for), so its values need only be grounded.
+            same = [a for n, a in made if n == call["function"]["name"]]
+            if not turn.history.redundant(call) and adds_new_grounded_values(
+                arguments_of(call), same, turn.grounding, self.policy
+            ):
+                return pieces, generation, call
+        return None
+
+
+def _unused_after(messages: list[dict[str, Any]], calls: list[dict[str, Any]]) -> list[float]:
+    """Numbers this turn stated (question and results) that no call, these ones included, used."""
+    start = turn_start(messages)
+    turn = [*messages[start:], {"role": "assistant", "tool_calls": calls}]
+    stated = known_numbers(conversation_text([m for m in turn if m.get("role") != "assistant"]))
+    used = {v for m in turn for c in m.get("tool_calls") or [] for v in numbers_of(arguments_of(c))}
+    return sorted(stated - used)
