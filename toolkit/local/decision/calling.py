@@ -26,7 +26,13 @@ from toolkit.local.decision.grounding import (
     rules_out_extra_call,
 )
 from toolkit.local.decision.policy import ToolPolicy
-from toolkit.local.decision.turn import CallJudge, has_results, turn_start
+from toolkit.local.decision.turn import (
+    CallJudge,
+    asked_for,
+    has_results,
+    last_question,
+    turn_start,
+)
 from toolkit.local.format.events import Event, Finished, ToolCallEvent
 from toolkit.local.format.grammar import calls_grammar
 from toolkit.local.format.job import ChatJob, SamplingOptions
@@ -235,12 +241,20 @@ class CallWriter:
             if generation.finish_reason != "stop" or len(found) != 1:
                 continue
             call = found[0]
-            # New against the earlier calls of the same tool: another tool asks for something
-            # else even with the same values (the interest coverage of the company whose sales
-            # growth was asked for), so its values need only be grounded.
-            same = [a for n, a in made if n == call["function"]["name"]]
-            if not turn.history.redundant(call) and adds_new_grounded_values(
-                arguments_of(call), same, turn.grounding, self.policy
+            if turn.history.redundant(call):
+                continue
+            arguments, tool = arguments_of(call), call["function"]["name"]
+            if adds_new_grounded_values(arguments, previous, turn.grounding, self.policy):
+                return pieces, generation, call
+            # The answer's values asked of another tool: kept when the question names that
+            # tool (the interest coverage of the company whose sales growth was asked for).
+            called = [n for n, _ in made]
+            same = [a for n, a in made if n == tool]
+            question = last_question(self.job.messages)
+            if (
+                tool not in called
+                and adds_new_grounded_values(arguments, same, turn.grounding, self.policy)
+                and asked_for(tool, called, question, self.policy.asked_share)
             ):
                 return pieces, generation, call
         return None

@@ -68,6 +68,9 @@ class ToolPolicy:
             only if the model names it with at least this probability.
         word_share: A multi-word argument value counts as mentioned in the conversation when
             at least this share of its words occur there as whole words.
+        asked_share: An extra call of another tool that brings no value new to the answer is
+            kept only when at least this share of its name's own words (those the tools
+            already called lack) occur in the question.
         min_extra_call_tokens: No extra call is attempted when fewer tokens than this are
             left of the request's ``max_tokens`` (no call fits in fewer).
         max_calls: Most calls in one answer (when parallel calls are allowed).
@@ -93,6 +96,7 @@ class ToolPolicy:
     name_floor: float = 1e-3
     alternative_threshold: float = 0.01
     word_share: float = 0.5
+    asked_share: float = 1.0
     min_extra_call_tokens: int = 9
     max_calls: int = 8
     nudge: str | None = DEFAULT_NUDGE
@@ -103,7 +107,7 @@ class ToolPolicy:
     grounded_numbers: bool = True
 
     def __post_init__(self) -> None:
-        for name in (*_PROBABILITIES, "word_share"):
+        for name in (*_PROBABILITIES, "word_share", "asked_share"):
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"{name} must be within [0, 1], got {value}.")

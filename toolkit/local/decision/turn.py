@@ -8,6 +8,7 @@ premature.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -25,7 +26,14 @@ from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.format.job import ChatJob
 from toolkit.wire import content_text
 
-__all__ = ["CallJudge", "has_results", "last_question", "turn_start", "unused_numbers"]
+__all__ = [
+    "CallJudge",
+    "asked_for",
+    "has_results",
+    "last_question",
+    "turn_start",
+    "unused_numbers",
+]
 
 
 def turn_start(messages: Sequence[Mapping[str, Any]]) -> int:
@@ -52,6 +60,39 @@ def last_question(messages: Sequence[Mapping[str, Any]]) -> str:
     """
     users = [m for m in messages if m.get("role") == "user"]
     return content_text(users[-1].get("content")) if users else ""
+
+
+#: The words of a tool name: its parts between separators and at case changes, 3+ letters.
+_NAME_WORD = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{3,}(?![a-z])")
+
+
+def asked_for(tool: str, called: Sequence[str], question: str, share: float) -> bool:
+    """Whether the question asks for what ``tool`` does beyond the tools already called.
+
+    An extra call of another tool with values the answer already used asks the same thing
+    of another tool. The small model offers sibling tools eagerly (the largest city and the
+    population after "the capital of Brazil?"), so such a call is kept only when the question
+    names it: at least ``share`` of the words of its name that the called tools' names lack
+    occur in the question ("interest coverage" for ``financial_ratios.interest_coverage``
+    after ``sales_growth``).
+
+    Args:
+        tool: The candidate tool's name.
+        called: Names of the tools this answer already called.
+        question: The question's text.
+        share: :attr:`~toolkit.local.decision.policy.ToolPolicy.asked_share`.
+
+    Returns:
+        True when the question asks for it.
+    """
+    own = {w.casefold() for w in _NAME_WORD.findall(tool)}
+    seen = {w.casefold() for name in called for w in _NAME_WORD.findall(name)}
+    distinct = own - seen
+    if not distinct:
+        return False
+    text = question.casefold()
+    hits = sum(re.search(rf"(?<![a-z]){re.escape(w)}", text) is not None for w in distinct)
+    return hits >= share * len(distinct)
 
 
 def has_results(messages: Sequence[Mapping[str, Any]]) -> bool:
