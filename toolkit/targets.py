@@ -31,7 +31,14 @@ from langchain_core.tools import BaseTool
 
 from toolkit.errors import TargetError
 
-__all__ = ["SourceFiles", "display_path", "load_targets", "source_files", "split_target"]
+__all__ = [
+    "SourceFiles",
+    "display_path",
+    "import_from_working_directory",
+    "load_targets",
+    "source_files",
+    "split_target",
+]
 
 _DOTTED = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 #: Packages that build tools: an exception raised inside them while importing a target is a
@@ -157,6 +164,17 @@ def source_files(target: str) -> SourceFiles:
 
 
 # --- Objects to use, importing ---------------------------------------------------------------
+
+
+def import_from_working_directory() -> None:
+    """Let module TARGETs import from the working directory, as under ``python -m toolkit``.
+
+    The ``toolkit`` console script starts with its own directory on ``sys.path``, not the
+    working one; this puts the working directory first unless it (or ``""``) is there already.
+    """
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.insert(0, cwd)
 
 
 def _langchain_caller(exc: BaseException) -> str | None:
