@@ -34,12 +34,15 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
+if __package__ in (None, ""):  # run as a script: make ``bench`` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.common import Result, print_table, rotations
 from toolkit.testing.server import ScriptedServer, completion
 
-__all__ = ["QUESTION", "Row", "clean_env", "main", "measure"]
+__all__ = ["QUESTION", "clean_env", "main", "measure"]
 
 ROOT = Path(__file__).resolve().parents[1]
 QUESTION = "Say hello in one word."
@@ -47,29 +50,8 @@ _RUN = ["run", "--json", "--tools", "tools:SEED_TOOLS", "--tool-choice", "none",
 _PASSED_ON = ("PATH", "HOME", "USERPROFILE", "SYSTEMROOT", "TMPDIR", "TEMP", "TMP", "LANG")
 
 
-@dataclass(frozen=True)
-class Row:
-    """One measurement, in seconds.
-
-    Attributes:
-        name: What was measured ("ours vs baseline").
-        ours: Median seconds of the measured command.
-        baseline: Median seconds of what it is compared with, or ``None`` for an absolute
-            figure alone.
-        goal: The goal in words, or ``""`` for information only.
-        met: Whether the goal was met in this run; ``None`` without a goal.
-    """
-
-    name: str
-    ours: float
-    baseline: float | None
-    goal: str = ""
-    met: bool | None = None
-
-    @property
-    def ratio(self) -> float | None:
-        """Ours over baseline, or ``None`` for an absolute figure."""
-        return self.ours / self.baseline if self.baseline else None
+def _row(measure: str, ours: float, baseline: float | None) -> Result:
+    return Result("cold_start", measure, "s", ours, baseline)
 
 
 def clean_env(**extra: str) -> dict[str, str]:
@@ -131,7 +113,7 @@ def _commands(server: ScriptedServer, model: bool) -> dict[str, Callable[[], tup
     return commands
 
 
-def measure(repeats: int = 5, model: bool = True) -> list[Row]:
+def measure(repeats: int = 5, model: bool = True) -> list[Result]:
     """Time every command; they take turns, ``repeats`` timed runs each after a warm-up.
 
     Args:
@@ -151,13 +133,11 @@ def measure(repeats: int = 5, model: bool = True) -> list[Row]:
         commands = _commands(server, model)
         for command in commands.values():
             command()  # warm-up: byte code written, files in the disk cache
-        names = list(commands)
-        for turn in range(repeats):
-            for name in names[turn % len(names) :] + names[: turn % len(names)]:
-                seconds, stdout = commands[name]()
-                walls.setdefault(name, []).append(seconds)
-                if name in loops:
-                    loops[name].append(_loop_seconds(stdout))
+        for name in rotations(list(commands), repeats):
+            seconds, stdout = commands[name]()
+            walls.setdefault(name, []).append(seconds)
+            if name in loops:
+                loops[name].append(_loop_seconds(stdout))
     wall = {name: statistics.median(times) for name, times in walls.items()}
     outside = {
         name: statistics.median(w - e for w, e in zip(walls[name], times, strict=True))
@@ -165,18 +145,20 @@ def measure(repeats: int = 5, model: bool = True) -> list[Row]:
         if times
     }
     rows = [
-        Row("toolkit --help vs python -c pass", wall["help"], wall["interpreter"]),
-        Row("toolkit schema vs python -c pass", wall["schema"], wall["interpreter"]),
-        Row("toolkit run, endpoint, vs python -c pass", wall["endpoint"], wall["interpreter"]),
-        Row("toolkit run, endpoint, vs toolkit --help", wall["endpoint"], wall["help"]),
-        Row("toolkit run, endpoint: outside the loop", outside["endpoint"], None),
+        _row("toolkit --help vs python -c pass", wall["help"], wall["interpreter"]),
+        _row("toolkit schema vs python -c pass", wall["schema"], wall["interpreter"]),
+        _row("toolkit run, endpoint, vs python -c pass", wall["endpoint"], wall["interpreter"]),
+        _row("toolkit run, endpoint, vs toolkit --help", wall["endpoint"], wall["help"]),
+        _row("toolkit run, endpoint: outside the loop", outside["endpoint"], None),
     ]
     if model:
         embedded_loop = statistics.median(loops["embedded"])
         rows += [
-            Row("toolkit run, embedded vs endpoint", wall["embedded"], wall["endpoint"]),
-            Row("outside the loop, embedded vs endpoint", outside["embedded"], outside["endpoint"]),
-            Row("toolkit run, embedded: the loop (generation)", embedded_loop, None),
+            _row("toolkit run, embedded vs endpoint", wall["embedded"], wall["endpoint"]),
+            _row(
+                "outside the loop, embedded vs endpoint", outside["embedded"], outside["endpoint"]
+            ),
+            _row("toolkit run, embedded: the loop (generation)", embedded_loop, None),
         ]
     return rows
 
@@ -192,12 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     """
     args = sys.argv[1:] if argv is None else argv
     numbers = [a for a in args if a != "--no-model"]
-    rows = measure(int(numbers[0]) if numbers else 5, model="--no-model" not in args)
-    print(f"{'seconds (absolute), median':50} {'ours':>8} {'baseline':>8} {'ratio':>8}")
-    for row in rows:
-        baseline = f"{row.baseline:8.3f}" if row.baseline is not None else f"{'-':>8}"
-        ratio = f"{row.ratio:7.2f}x" if row.ratio is not None else f"{'-':>8}"
-        print(f"{row.name:50} {row.ours:8.3f} {baseline} {ratio}")
+    print_table(measure(int(numbers[0]) if numbers else 5, model="--no-model" not in args))
     return 0
 
 

@@ -31,157 +31,34 @@ import sys
 import time
 import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 if __package__ in (None, ""):  # run as ``python bench/run.py``: make ``bench`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.common import Result, print_table, render_table
+
 __all__ = ["BENCHMARKS", "Result", "collect", "main", "render_table"]
 
 
-@dataclass(frozen=True)
-class Result:
-    """One line of the table.
-
-    Attributes:
-        benchmark: The benchmark (script) name.
-        measure: What was measured, "ours vs baseline".
-        unit: The unit of ``ours`` and ``baseline``.
-        ours: The toolkit's absolute figure.
-        baseline: The baseline's absolute figure, or ``None`` for an absolute figure alone.
-        goal: The goal in words, or ``""`` for information only.
-        met: Whether this run met the goal; ``None`` without a goal.
-    """
-
-    benchmark: str
-    measure: str
-    unit: str
-    ours: float
-    baseline: float | None = None
-    goal: str = ""
-    met: bool | None = None
-
-    @property
-    def ratio(self) -> float | None:
-        """Ours over baseline, or ``None`` without a baseline."""
-        return self.ours / self.baseline if self.baseline else None
-
-    def to_dict(self) -> dict[str, Any]:
-        """Return the result as JSON-ready data, the ratio included.
-
-        Returns:
-            The fields plus ``ratio``.
-        """
-        return {**asdict(self), "ratio": self.ratio}
-
-
-_LOOPS = {"seed": "the seed's loop", "create_agent": "create_agent"}
-
-
-def _loop_overhead(module: ModuleType, quick: bool, no_model: bool) -> list[Result]:
-    step, fan = module.measure(3 if quick else 15)
-    name = "loop_overhead"
-    rows = [
-        Result(
-            name,
-            f"per-step overhead: ToolLoop vs {_LOOPS[other]}",
-            "ms/step",
-            step.toolkit,
-            getattr(step, other),
-            f"<= {limit:g}x",
-            step.toolkit <= limit * getattr(step, other),
-        )
-        for other, limit in module.STEP_GOALS.items()
-    ]
-    rows.append(
-        Result(
-            name,
-            "per-step overhead: ToolLoop untimed vs the seed's loop",
-            "ms/step",
-            step.untimed,
-            step.seed,
-        )
-    )
-    rows += [
-        Result(
-            name,
-            f"{module.PARALLEL_CALLS} parallel {module.NAP_SECONDS:g}-s tool calls: "
-            f"ToolLoop vs {_LOOPS[other]}",
-            "s",
-            fan.toolkit,
-            getattr(fan, other),
-            f"<= {1 / factor:.2f}x ({factor:g}x faster)",
-            getattr(fan, other) >= factor * fan.toolkit,
-        )
-        for other, factor in module.SPEEDUP_GOALS.items()
-    ]
-    return rows
-
-
-def _server_vs_llama(module: ModuleType, quick: bool, no_model: bool) -> list[Result]:
-    return [
-        Result(
-            "server_vs_llama",
-            f"server vs raw llama.cpp, {row.name} ({row.tokens} tokens)"
-            if row.raw is not None
-            else row.name,
-            "s",
-            row.server,
-            row.raw,
-            row.goal,
-            row.met,
-        )
-        for row in module.measure(1 if quick else 3)
-    ]
+def _repeats(quick: int) -> Callable[[ModuleType, bool, bool], list[Result]]:
+    """Run a benchmark's ``measure`` with ``quick`` repeats under ``--quick``, else its default."""
+    return lambda module, fast, no_model: module.measure(quick) if fast else module.measure()
 
 
 def _cold_start(module: ModuleType, quick: bool, no_model: bool) -> list[Result]:
-    rows = module.measure(2 if quick else 5, model=not no_model)
-    return [
-        Result("cold_start", row.name, "s", row.ours, row.baseline, row.goal, row.met)
-        for row in rows
-    ]
+    return module.measure(2 if quick else 5, model=not no_model)
 
 
-def _schema_conversion(module: ModuleType, quick: bool, no_model: bool) -> list[Result]:
-    return [
-        Result(
-            "schema_conversion",
-            row.name,
-            "ms/1,000 tools",
-            row.ours,
-            row.baseline,
-            row.goal,
-            row.met,
-        )
-        for row in module.measure(1 if quick else 5)
-    ]
-
-
-def _tool_attacks(module: ModuleType, quick: bool, no_model: bool) -> list[Result]:
-    return [
-        Result(
-            "tool_attacks",
-            f"{row.tool} refuses {row.attack} vs ordinary call",
-            "ms",
-            row.refused * 1e3,
-            row.ordinary * 1e3,
-        )
-        for row in module.measure(3 if quick else module.REPEAT)
-    ]
-
-
-#: Every benchmark in the order it runs: name (a module of ``bench``) -> (what turns its
-#: measurements into results, whether it loads the embedded model).
+#: Every benchmark in the order it runs: name (a module of ``bench``) -> (how to run its
+#: ``measure`` given ``--quick`` and ``--no-model``, whether it loads the embedded model).
 BENCHMARKS: dict[str, tuple[Callable[[ModuleType, bool, bool], list[Result]], bool]] = {
-    "loop_overhead": (_loop_overhead, False),
-    "server_vs_llama": (_server_vs_llama, True),
+    "loop_overhead": (_repeats(3), False),
+    "server_vs_llama": (_repeats(1), True),
     "cold_start": (_cold_start, False),
-    "schema_conversion": (_schema_conversion, False),
-    "tool_attacks": (_tool_attacks, False),
+    "schema_conversion": (_repeats(1), False),
+    "tool_attacks": (_repeats(3), False),
 }
 
 
@@ -216,56 +93,6 @@ def collect(
             errors[name] = f"{type(exc).__name__}: {exc}"
         print(f"  {name}: {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
     return results, errors, skipped
-
-
-def _number(value: float | None) -> str:
-    if value is None:
-        return "-"
-    digits = 0 if abs(value) >= 100 else 1 if abs(value) >= 10 else 2 if abs(value) >= 1 else 3
-    return f"{value:.{digits}f}"
-
-
-def render_table(results: Sequence[Result]) -> str:
-    """Format the results as one plain-text table.
-
-    Args:
-        results: The results, in order.
-
-    Returns:
-        The table, one line per result under a header line.
-    """
-    header = (
-        "benchmark",
-        "measure",
-        "unit",
-        "ours (absolute)",
-        "baseline (absolute)",
-        "ratio",
-        "goal",
-        "met?",
-    )
-    lines = [
-        (
-            r.benchmark,
-            r.measure if r.baseline is not None else f"{r.measure} (absolute only)",
-            r.unit,
-            _number(r.ours),
-            _number(r.baseline),
-            f"{r.ratio:.2f}x" if r.ratio is not None else "-",
-            r.goal or "-",
-            "-" if r.met is None else "yes" if r.met else "NO",
-        )
-        for r in results
-    ]
-    widths = [max(len(row[i]) for row in [header, *lines]) for i in range(len(header))]
-    right = {3, 4, 5}
-    return "\n".join(
-        "  ".join(
-            cell.rjust(w) if i in right else cell.ljust(w)
-            for i, (cell, w) in enumerate(zip(row, widths, strict=True))
-        ).rstrip()
-        for row in [header, *lines]
-    )
 
 
 def _names(text: str) -> list[str]:
@@ -313,15 +140,11 @@ def main(argv: list[str] | None = None) -> int:
         }
         print(json.dumps(report, ensure_ascii=False, indent=2))
     else:
-        print(render_table(results))
-        print(
-            "ratio = ours / baseline, both measured in this run; absolute figures depend on "
-            "the machine and its load."
+        print_table(
+            results,
+            *(f"skipped {name}: it loads the embedded model (--no-model)" for name in skipped),
+            *(f"FAILED {name}: {error}" for name, error in errors.items()),
         )
-        for name in skipped:
-            print(f"skipped {name}: it loads the embedded model (--no-model)")
-        for name, error in errors.items():
-            print(f"FAILED {name}: {error}")
     return 1 if errors else 0
 
 

@@ -30,7 +30,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -38,13 +37,19 @@ from typing import Any
 from langchain_core.tools import BaseTool, tool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
+if __package__ in (None, ""):  # run as a script: make ``bench`` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.common import Result, print_table, rotations
 from toolkit.bare import tool as bare_tool
 from toolkit.lint import lint_paths
 from toolkit.schema import tool_schema
 
-__all__ = ["TOOLS", "Row", "generate_source", "main", "measure"]
+__all__ = ["TOOLS", "generate_source", "main", "measure"]
 
 TOOLS = 1000
+#: The unit of every figure.
+_UNIT = "ms/1,000 tools"
 
 #: (annotation, description, default source or None) of the parameter kinds drawn from.
 _KINDS: list[tuple[str, str, str | None]] = [
@@ -62,30 +67,6 @@ _KINDS: list[tuple[str, str, str | None]] = [
 _WORDS = ["count", "ratio", "label", "flag", "ids", "tags", "weights", "order", "note", "limit"]
 _VERBS = ["Fetch", "Count", "Rank", "Filter", "Sum", "List", "Check", "Merge", "Split", "Score"]
 _NOUNS = ["orders", "invoices", "users", "cities", "flights", "books", "songs", "tickets"]
-
-
-@dataclass(frozen=True)
-class Row:
-    """One measurement in milliseconds per 1,000 tools.
-
-    Attributes:
-        name: What was measured ("ours vs baseline").
-        ours: The toolkit's path, ms per 1,000 tools (median).
-        baseline: LangChain's path, ms per 1,000 tools (median).
-        goal: The goal in words, or ``""`` for information only.
-        met: Whether the goal was met in this run; ``None`` without a goal.
-    """
-
-    name: str
-    ours: float
-    baseline: float
-    goal: str
-    met: bool | None
-
-    @property
-    def ratio(self) -> float:
-        """Ours over baseline."""
-        return self.ours / self.baseline
 
 
 def _function_source(index: int) -> str:
@@ -149,17 +130,15 @@ def _import(path: Path) -> ModuleType:
 def _rounds(runs: dict[str, Callable[[], Any]], repeats: int) -> dict[str, float]:
     """Median seconds of each contender; they take turns, in a rotating order."""
     samples: dict[str, list[float]] = {name: [] for name in runs}
-    names = list(runs)
-    for turn in range(repeats):
-        for name in names[turn % len(names) :] + names[: turn % len(names)]:
-            gc.collect()
-            start = time.perf_counter()
-            runs[name]()
-            samples[name].append(time.perf_counter() - start)
+    for name in rotations(list(runs), repeats):
+        gc.collect()
+        start = time.perf_counter()
+        runs[name]()
+        samples[name].append(time.perf_counter() - start)
     return {name: statistics.median(times) for name, times in samples.items()}
 
 
-def measure(repeats: int = 5, count: int = TOOLS) -> list[Row]:
+def measure(repeats: int = 5, count: int = TOOLS) -> list[Result]:
     """Generate the tools, check the contenders agree, and time them.
 
     Args:
@@ -203,27 +182,30 @@ def measure(repeats: int = 5, count: int = TOOLS) -> list[Row]:
         )
     per_thousand = {name: seconds * 1000 * 1000 / count for name, seconds in timed.items()}
     same = "same schemas" if not differing else f"{differing} schemas differ"
+    name = "schema_conversion"
     return [
-        Row(
+        Result(
+            name,
             "built tools: tool_schema vs convert_to_openai_tool",
+            _UNIT,
             per_thousand["tool_schema"],
             per_thousand["convert"],
             "<= 1.10x LangChain",
             per_thousand["tool_schema"] <= 1.10 * per_thousand["convert"],
         ),
-        Row(
+        Result(
+            name,
             f"plain functions: bare.tool vs @tool + convert ({same})",
+            _UNIT,
             per_thousand["bare"],
             per_thousand["langchain_from_function"],
-            "",
-            None,
         ),
-        Row(
+        Result(
+            name,
             "static lint of the file vs convert_to_openai_tool",
+            _UNIT,
             per_thousand["lint"],
             per_thousand["convert"],
-            "",
-            None,
         ),
     ]
 
@@ -238,12 +220,7 @@ def main(argv: list[str] | None = None) -> int:
         0 (the numbers are information, not a test).
     """
     args = sys.argv[1:] if argv is None else argv
-    rows = measure(int(args[0]) if args else 5)
-    print(f"{'ms per 1,000 tools (absolute)':58} {'toolkit':>9} {'LangChain':>9} {'ratio':>7}")
-    for row in rows:
-        print(f"{row.name:58} {row.ours:9.1f} {row.baseline:9.1f} {row.ratio:6.2f}x")
-        if row.goal:
-            print(f"{'':58} goal: {row.goal}: {'met' if row.met else 'NOT met'}")
+    print_table(measure(int(args[0]) if args else 5))
     return 0
 
 

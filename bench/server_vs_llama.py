@@ -21,7 +21,6 @@ import contextlib
 import statistics
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -29,48 +28,25 @@ import llama_cpp
 from langchain_core.messages import BaseMessage, HumanMessage
 from langchain_openai import ChatOpenAI
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+if __package__ in (None, ""):  # run as a script: make ``bench`` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.common import Result, print_table
 from toolkit.config import Settings, load_settings
 from toolkit.local.runtime.cpu import build_has_amx, plain_cpu_buffers
 from toolkit.local.server.runner import EmbeddedServer
 from toolkit.schema import tool_schema
 from tools import add, get_weather
 
-__all__ = ["Row", "main", "measure"]
+__all__ = ["main", "measure"]
 
+_NAME = "server_vs_llama"
 SEED_QUESTION = "计算一下北京和西安的气温的总和"
 QUESTIONS = [
     ("tool call (auto)", "What's the weather in Beijing?", "auto"),
     ("tool call (required)", "What is 17 + 25?", "required"),
     ("text answer (auto)", "Hello, who are you?", "auto"),
 ]
-
-
-@dataclass
-class Row:
-    """One measurement.
-
-    Attributes:
-        name: What was measured.
-        tokens: Tokens generated (prompt tokens in brackets are not counted).
-        server: Seconds through our server (median).
-        raw: Seconds with raw llama.cpp (median), or ``None`` where it does not apply.
-        goal: The goal, in words.
-        met: Whether the goal was met in this run.
-    """
-
-    name: str
-    tokens: int
-    server: float
-    raw: float | None
-    goal: str
-    met: bool
-
-    @property
-    def ratio(self) -> float | None:
-        """Server time over raw time."""
-        return self.server / self.raw if self.raw else None
 
 
 def _raw_model(path: str, settings: Settings) -> llama_cpp.Llama:
@@ -85,7 +61,7 @@ def _raw_model(path: str, settings: Settings) -> llama_cpp.Llama:
         )
 
 
-def _server_vs_raw(server: EmbeddedServer, raw: llama_cpp.Llama, repeats: int) -> list[Row]:
+def _server_vs_raw(server: EmbeddedServer, raw: llama_cpp.Llama, repeats: int) -> list[Result]:
     tools = [tool_schema(get_weather), tool_schema(add)]
     rows = []
     ends = {
@@ -115,9 +91,10 @@ def _server_vs_raw(server: EmbeddedServer, raw: llama_cpp.Llama, repeats: int) -
                 theirs.append(time.perf_counter() - start)
             server_s, raw_s = statistics.median(ours), statistics.median(theirs)
             rows.append(
-                Row(
-                    f"{label}: {question}",
-                    count,
+                Result(
+                    _NAME,
+                    f"server vs raw llama.cpp, {label}: {question} ({count} tokens)",
+                    "s",
                     server_s,
                     raw_s,
                     "<= 1.10x raw",
@@ -127,7 +104,7 @@ def _server_vs_raw(server: EmbeddedServer, raw: llama_cpp.Llama, repeats: int) -
     return rows
 
 
-def _seed_end_to_end(server: EmbeddedServer, repeats: int) -> Row:
+def _seed_end_to_end(server: EmbeddedServer, repeats: int) -> Result:
     chat = ChatOpenAI(
         model="local",
         base_url=server.base_url,
@@ -153,9 +130,11 @@ def _seed_end_to_end(server: EmbeddedServer, repeats: int) -> Row:
         times.append(time.perf_counter() - start)
         final = str(messages[-1].content)
     seconds = statistics.median(times)
-    return Row(
-        f"seed question end to end (answer {'states' if '11' in final else 'LACKS'} 11)",
-        tokens,
+    return Result(
+        _NAME,
+        f"seed question end to end, {tokens} tokens "
+        f"(answer {'states' if '11' in final else 'LACKS'} 11)",
+        "s",
         seconds,
         None,
         "<= 5 s on 2 cores",
@@ -163,7 +142,7 @@ def _seed_end_to_end(server: EmbeddedServer, repeats: int) -> Row:
     )
 
 
-def measure(repeats: int = 3) -> list[Row]:
+def measure(repeats: int = 3) -> list[Result]:
     """Run every measurement.
 
     Args:
@@ -193,13 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         0 (the numbers are information, not a test).
     """
     args = sys.argv[1:] if argv is None else argv
-    rows = measure(int(args[0]) if args else 3)
-    print(f"{'':62} {'tokens':>6} {'server':>8} {'raw':>8} {'ratio':>7}")
-    for row in rows:
-        raw = f"{row.raw:8.2f}" if row.raw is not None else f"{'-':>8}"
-        ratio = f"{row.ratio:6.2f}x" if row.ratio is not None else f"{'-':>7}"
-        print(f"{row.name[:62]:62} {row.tokens:6d} {row.server:8.2f} {raw} {ratio}  s")
-        print(f"{'':62} goal: {row.goal}: {'met' if row.met else 'NOT met'}")
+    print_table(measure(int(args[0]) if args else 3))
     return 0
 
 

@@ -14,15 +14,18 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from langchain_core.tools import BaseTool, ToolException
 
+if __package__ in (None, ""):  # run as a script: make ``bench`` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 import tools
+from bench.common import Result, print_table
 from tools.database import TIME_LIMIT
 
-__all__ = ["Row", "main", "measure", "median_seconds"]
+__all__ = ["main", "measure", "median_seconds"]
 
 REPEAT = 15
 
@@ -100,36 +103,14 @@ def _symlink_case() -> tuple[BaseTool, dict, dict]:
     return read, {"path": "ok.txt"}, {"symlink out": {"path": "out.txt"}}
 
 
-@dataclass(frozen=True)
-class Row:
-    """One attack.
-
-    Attributes:
-        tool: The tool's name.
-        attack: The attack's name.
-        refused: Median seconds of the refused call.
-        ordinary: Median seconds of an ordinary call of the same tool.
-    """
-
-    tool: str
-    attack: str
-    refused: float
-    ordinary: float
-
-    @property
-    def ratio(self) -> float:
-        """Refused over ordinary."""
-        return self.refused / self.ordinary
-
-
-def measure(repeat: int = REPEAT) -> list[Row]:
+def measure(repeat: int = REPEAT) -> list[Result]:
     """Time every attack next to an ordinary call of its tool.
 
     Args:
         repeat: Calls timed per attack and per ordinary call (3 for the time-limited attack).
 
     Returns:
-        One row per attack.
+        One row per attack: the refused call against an ordinary call, in milliseconds.
     """
     rows = []
     for tool, ordinary, attacks in [*CASES, _symlink_case()]:
@@ -138,7 +119,15 @@ def measure(repeat: int = REPEAT) -> list[Row]:
             refused = median_seconds(
                 tool, arguments, min(3, repeat) if "time limit" in name else repeat
             )
-            rows.append(Row(tool.name, name, refused, baseline))
+            rows.append(
+                Result(
+                    "tool_attacks",
+                    f"{tool.name} refuses {name} vs ordinary call",
+                    "ms",
+                    refused * 1e3,
+                    baseline * 1e3,
+                )
+            )
     return rows
 
 
@@ -152,13 +141,10 @@ def main(argv: list[str] | None = None) -> int:
         0 (the numbers are information, not a test).
     """
     args = sys.argv[1:] if argv is None else argv
-    print(f"{'tool':<16}{'attack':<32}{'refused ms':>12}{'ordinary ms':>13}{'ratio':>8}")
-    for row in measure(int(args[0]) if args else REPEAT):
-        print(
-            f"{row.tool:<16}{row.attack:<32}{row.refused * 1e3:>12.3f}{row.ordinary * 1e3:>13.3f}"
-            f"{row.ratio:>8.2f}"
-        )
-    print(f"(the runaway query is stopped by TIME_LIMIT = {TIME_LIMIT:g} s, as designed)")
+    print_table(
+        measure(int(args[0]) if args else REPEAT),
+        f"(the runaway query is stopped by TIME_LIMIT = {TIME_LIMIT:g} s, as designed)",
+    )
     return 0
 
 

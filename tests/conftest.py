@@ -7,15 +7,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import pytest
+from helpers import KEPT_VARIABLES
 
 from toolkit.config import ENV_VARS, load_settings
 
 if TYPE_CHECKING:
     from toolkit.local.server.runner import EmbeddedServer
-
-#: Kept from the outer environment: where the shipped model is assembled (a cache, not config)
-#: and how many cores the embedded model may use (a property of the machine the suite runs on).
-_KEPT = {"TOOLKIT_CACHE_DIR", "TOOLKIT_THREADS"}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -44,7 +41,7 @@ def local_server() -> Iterator[EmbeddedServer]:
     """
     from toolkit.local.server.runner import EmbeddedServer
 
-    kept = {name: os.environ[name] for name in _KEPT if name in os.environ}
+    kept = {name: os.environ[name] for name in KEPT_VARIABLES if name in os.environ}
     server = EmbeddedServer(load_settings(env_file="", environ=kept)).start()
     yield server
     server.stop()
@@ -54,6 +51,6 @@ def local_server() -> Iterator[EmbeddedServer]:
 def _isolated_config(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     """No provider keys, base URLs or .env file leak into a test from the machine."""
     for name in ENV_VARS:
-        if name not in _KEPT:
+        if name not in KEPT_VARIABLES:
             monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("TOOLKIT_ENV_FILE", str(tmp_path / "no.env"))

@@ -11,12 +11,38 @@ from pathlib import Path
 #: The repository root (the CLI runs from here unless a test says otherwise).
 ROOT = Path(__file__).resolve().parent.parent
 
+#: Kept from the outer environment, even in a clean one: where the shipped model is assembled
+#: (a cache, not config) and how many cores the embedded model may use (a property of the
+#: machine the suite runs on).
+KEPT_VARIABLES = ("TOOLKIT_CACHE_DIR", "TOOLKIT_THREADS")
+
+
+def clean_env(**variables: str) -> dict[str, str]:
+    """The environment of a fresh shell in which nothing of the toolkit is configured.
+
+    Args:
+        **variables: Variables to set on top, e.g. ``OPENAI_BASE_URL``.
+
+    Returns:
+        ``PATH`` and ``HOME`` of this process, :data:`KEPT_VARIABLES` where set,
+        ``TOOLKIT_ENV_FILE`` naming a file that does not exist (so no ``.env`` is read), and
+        ``variables``.
+    """
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": os.environ.get("HOME", str(ROOT)),
+        "TOOLKIT_ENV_FILE": str(ROOT / "tests" / "no-such.env"),
+    }
+    env |= {name: os.environ[name] for name in KEPT_VARIABLES if name in os.environ}
+    return env | variables
+
 
 def run_toolkit(
     *args: str,
     env: Mapping[str, str] | None = None,
     cwd: str | os.PathLike[str] | None = None,
     timeout: float = 600,
+    inherit: bool = True,
 ) -> subprocess.CompletedProcess:
     """Run ``python -m toolkit ARGS`` as a subprocess, as a user would.
 
@@ -26,11 +52,14 @@ def run_toolkit(
         cwd: The working directory; default the repository root.
         timeout: Seconds before the run is abandoned (the embedded model on two shared cores
             can be slow to answer).
+        inherit: Start from this process's environment; ``False`` starts from
+            :func:`clean_env` instead, as a user with nothing configured would.
 
     Returns:
         The finished process, stdout and stderr as text.
     """
-    environ = {**os.environ, "COLUMNS": "200", **(env or {})}
+    base = dict(os.environ) if inherit else clean_env()
+    environ = {**base, "COLUMNS": "200", **(env or {})}
     return subprocess.run(
         [sys.executable, "-m", "toolkit", *args],
         capture_output=True,

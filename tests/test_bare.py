@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 import tools
 from toolkit.bare import LLM, Agent, Tool, create_agent, tool
 from toolkit.config import load_settings
-from toolkit.errors import EndpointError, ToolDefinitionError
+from toolkit.errors import ConfigError, EndpointError, ToolDefinitionError
 from toolkit.testing.server import Reply, ScriptedServer, completion, tool_call
 
 CANARY = "sk-canary-7d1e0b5a93"
@@ -193,6 +193,16 @@ def test_the_request_uses_tools_tool_choice_and_parallel_tool_calls() -> None:
     assert second["tool_choice"] == {"type": "function", "function": {"name": "get_weather"}}
     assert second["parallel_tool_calls"] is False
     assert server.chat_requests[0].headers["authorization"] == f"Bearer {CANARY}"
+
+
+def test_tool_choice_is_sent_in_openai_form_and_a_bad_one_is_refused_before_sending() -> None:
+    with ScriptedServer([completion("a"), completion("b")]) as server:
+        llm = _llm(server)
+        llm.chat_completion([{"role": "user", "content": "hi"}], BARE_TOOLS, tool_choice="any")
+        llm.chat_completion([{"role": "user", "content": "hi"}], BARE_TOOLS, tool_choice="none")
+        with pytest.raises(ConfigError, match="tool_choice='' is not valid: tool_choice must be"):
+            llm.chat_completion([{"role": "user", "content": "hi"}], BARE_TOOLS, tool_choice="")
+    assert [r.json["tool_choice"] for r in server.chat_requests] == ["required", "none"]
 
 
 def test_no_tools_means_no_tool_fields() -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import run_toolkit
 
 Reply = Callable[[dict], dict]
 
@@ -156,17 +157,10 @@ def data_dir(tmp_path: Path) -> Path:
 def _toolkit(
     *args: str, server: _Scripted | None = None, **env: str
 ) -> subprocess.CompletedProcess:
-    environ = dict(os.environ, COLUMNS="200", **env)
     if server is not None:
-        environ["OPENAI_BASE_URL"] = f"http://127.0.0.1:{server.server_address[1]}/v1"
-        environ["OPENAI_API_KEY"] = "sk-test-secret-key-1234"
-    return subprocess.run(
-        [sys.executable, "-m", "toolkit", "eval", "bfcl", *args],
-        capture_output=True,
-        text=True,
-        env=environ,
-        timeout=600,  # the embedded model on 2 shared cores can be slow to answer
-    )
+        env["OPENAI_BASE_URL"] = f"http://127.0.0.1:{server.server_address[1]}/v1"
+        env["OPENAI_API_KEY"] = "sk-test-secret-key-1234"
+    return run_toolkit("eval", "bfcl", *args, env=env)
 
 
 def test_table_per_category(scripted: _Scripted, data_dir: Path) -> None:

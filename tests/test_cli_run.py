@@ -7,14 +7,13 @@ import os
 import pty
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from helpers import ROOT, clean_env, run_toolkit
 
 from toolkit.loop import LoopSettings
 from toolkit.testing.server import Reply, ScriptedServer, completion, tool_call
 
-ROOT = Path(__file__).resolve().parents[1]
 FIXTURE_TOOLS = "tests/fixtures/loop_tools.py"
 SECRET = "sk-dummy-never-printed"
 QUESTION = "计算一下北京和西安的气温的总和"
@@ -40,25 +39,10 @@ def seed_replies() -> list[dict]:
 def toolkit(
     *args: str, endpoint: ScriptedServer | None, timeout: float = 120, **env_vars: str
 ) -> subprocess.CompletedProcess:
-    env = {
-        "PATH": os.environ["PATH"],
-        "HOME": os.environ.get("HOME", str(ROOT)),
-        "TOOLKIT_ENV_FILE": str(ROOT / "tests" / "no-such.env"),
-        "COLUMNS": "120",
-    }
-    if "TOOLKIT_CACHE_DIR" in os.environ:
-        env["TOOLKIT_CACHE_DIR"] = os.environ["TOOLKIT_CACHE_DIR"]
+    env = {"COLUMNS": "120"}
     if endpoint is not None:
         env |= {"OPENAI_BASE_URL": endpoint.base_url, "OPENAI_API_KEY": SECRET}
-    env |= env_vars
-    return subprocess.run(
-        [sys.executable, "-m", "toolkit", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+    return run_toolkit(*args, env=env | env_vars, timeout=timeout, inherit=False)
 
 
 def test_run_prints_each_step_then_the_answer():
@@ -197,15 +181,12 @@ def test_on_a_terminal_a_spinner_shows_while_the_model_thinks():
         Reply.json(completion("6 + 5 = 11")).after(0.5),
     ]
     with ScriptedServer(slow) as endpoint:
-        env = {
-            "PATH": os.environ["PATH"],
-            "HOME": os.environ.get("HOME", str(ROOT)),
-            "TOOLKIT_ENV_FILE": str(ROOT / "tests" / "no-such.env"),
-            "OPENAI_BASE_URL": endpoint.base_url,
-            "OPENAI_API_KEY": SECRET,
-            "TERM": "xterm-256color",
-            "COLUMNS": "100",
-        }
+        env = clean_env(
+            OPENAI_BASE_URL=endpoint.base_url,
+            OPENAI_API_KEY=SECRET,
+            TERM="xterm-256color",
+            COLUMNS="100",
+        )
         main, terminal = pty.openpty()
         process = subprocess.Popen(
             [sys.executable, "-m", "toolkit", "run", "6+5", "--tools", FIXTURE_TOOLS],

@@ -6,9 +6,9 @@ import asyncio
 import itertools
 import threading
 import time
-from typing import Literal
 
 import pytest
+from fixtures.loop_tools import add, get_weather
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.tools import StructuredTool, ToolException, tool
 
@@ -20,28 +20,6 @@ from toolkit.loop.execution import (
     execute_tool_calls,
 )
 from toolkit.loop.recovery import recover_tool_calls, recovering_chat_model
-
-
-@tool(parse_docstring=True)
-def get_weather(city: str, unit: Literal["celsius", "fahrenheit"] = "celsius") -> str:
-    """Get the temperature of a city.
-
-    Args:
-        city: The city.
-        unit: The temperature unit.
-    """
-    return f"{city}: 6 {unit}"
-
-
-@tool(parse_docstring=True)
-def add(x: int, y: int) -> int:
-    """Add two integers.
-
-    Args:
-        x: The first addend.
-        y: The second addend.
-    """
-    return x + y
 
 
 @tool

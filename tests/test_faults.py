@@ -17,6 +17,7 @@ from typing import Any
 
 import openai
 import pytest
+from fixtures.loop_tools import add
 from langchain_core.tools import tool
 
 from toolkit.config import load_settings
@@ -27,12 +28,6 @@ from toolkit.testing.server import Reply, ScriptedServer, completion, completion
 
 QUESTION = "What is 2 + 3?"
 _RELEASE = threading.Event()
-
-
-@tool
-def add(x: int, y: int) -> int:
-    """Add two integers."""
-    return x + y
 
 
 @tool

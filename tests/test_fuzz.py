@@ -16,6 +16,7 @@ import asyncio
 import json
 from typing import Any, Literal
 
+from fixtures.loop_tools import add
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from langchain_core.messages import ToolMessage
@@ -28,12 +29,6 @@ from toolkit.loop.recovery import recover_tool_calls
 from toolkit.testing.server import completion, tool_call
 
 EXAMPLES = 300
-
-
-@tool
-def add(x: int, y: int) -> int:
-    """Add two integers."""
-    return x + y
 
 
 @tool

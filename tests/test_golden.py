@@ -8,22 +8,15 @@ and review the diff of tests/golden/ like code.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
+from helpers import run_toolkit
+
 GOLDEN = Path(__file__).parent / "golden"
-ROOT = Path(__file__).parent.parent
 
 
 def _current_schemas() -> dict[str, str]:
-    result = subprocess.run(
-        [sys.executable, "-m", "toolkit", "schema", "tools", "--json"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=120,
-    )
+    result = run_toolkit("schema", "tools", "--json", timeout=120)
     assert result.returncode == 0, result.stderr
     schemas = json.loads(result.stdout)
     return {

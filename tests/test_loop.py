@@ -9,9 +9,10 @@ import time
 
 import openai
 import pytest
+from fixtures.loop_tools import add, get_weather
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
-from langchain_core.tools import StructuredTool, tool
+from langchain_core.tools import StructuredTool
 from langchain_openai import ChatOpenAI
 from pydantic import ValidationError
 
@@ -19,30 +20,6 @@ from toolkit.errors import ConfigError
 from toolkit.loop import LoopStatus, ToolLoop, to_openai_messages
 from toolkit.testing import ScriptedChatModel, chat_protocol_problems
 from toolkit.testing.server import Reply, ScriptedServer, completion, completion_chunks, tool_call
-
-_CELSIUS = {"北京": 6, "西安": 5}
-
-
-@tool(parse_docstring=True)
-def get_weather(city: str) -> str:
-    """Get the temperature of a city in degrees Celsius.
-
-    Args:
-        city: The city.
-    """
-    return f"{_CELSIUS[city]} 摄氏度"
-
-
-@tool(parse_docstring=True)
-def add(x: int, y: int) -> int:
-    """Add two integers.
-
-    Args:
-        x: The first addend.
-        y: The second addend.
-    """
-    return x + y
-
 
 TOOLS = [get_weather, add]
 QUESTION = "计算一下北京和西安的气温的总和"

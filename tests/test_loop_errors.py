@@ -10,8 +10,9 @@ from __future__ import annotations
 import threading
 
 import pytest
+from fixtures.loop_tools import add, boom
 from langchain_core.messages import AIMessage
-from langchain_core.tools import StructuredTool, tool
+from langchain_core.tools import StructuredTool
 
 from toolkit.errors import (
     BudgetExceededError,
@@ -24,19 +25,6 @@ from toolkit.errors import (
 )
 from toolkit.loop import LoopStatus, ToolLoop, execute_tool_call
 from toolkit.testing import ScriptedChatModel
-
-
-@tool
-def add(x: int, y: int) -> int:
-    """Add two integers."""
-    return x + y
-
-
-@tool
-def boom(reason: str) -> str:
-    """Always raises."""
-    raise RuntimeError(reason)
-
 
 TOOLS = {"add": add, "boom": boom}
 

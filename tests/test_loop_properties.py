@@ -12,26 +12,13 @@ from __future__ import annotations
 
 import asyncio
 
+from fixtures.loop_tools import add, boom
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, ToolMessage
-from langchain_core.tools import tool
 
 from toolkit.loop import LoopResult, LoopStatus, ToolLoop, to_openai_messages
 from toolkit.testing import ScriptedChatModel, chat_protocol_problems
-
-
-@tool
-def add(x: int, y: int) -> int:
-    """Add two integers."""
-    return x + y
-
-
-@tool
-def boom(reason: str) -> str:
-    """Always raises."""
-    raise RuntimeError(reason)
-
 
 #: kind -> (tool name, is a failure, valid-call args or None for an invalid call's raw text)
 KINDS: dict[str, tuple[str, bool, dict | None, str | None]] = {

@@ -5,19 +5,13 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from fixtures.loop_tools import add
 from langchain_core.messages import AIMessage
-from langchain_core.tools import tool
 
 from toolkit.errors import ConfigError
 from toolkit.loop import LoopSettings, LoopStatus, ToolLoop, check_tool_choice
 from toolkit.loop.settings import forces_a_call
 from toolkit.testing import ScriptedChatModel
-
-
-@tool
-def add(x: int, y: int) -> int:
-    """Add two integers."""
-    return x + y
 
 
 def test_the_defaults():

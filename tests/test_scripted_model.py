@@ -6,18 +6,11 @@ import asyncio
 
 import openai
 import pytest
+from fixtures.loop_tools import add
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
-from langchain_core.tools import tool
 
 from toolkit.errors import ModelError
 from toolkit.testing import ScriptedChatModel, chat_protocol_problems
-
-
-@tool
-def add(x: int, y: int) -> int:
-    """Add two integers."""
-    return x + y
-
 
 CALLS = AIMessage(
     content="",

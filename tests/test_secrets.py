@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import socket
 import subprocess
-import sys
-from pathlib import Path
 
 import httpx
 import pytest
-from langchain_core.tools import tool
+from fixtures.loop_tools import get_weather
+from helpers import run_toolkit
 from pydantic import SecretStr
 
 from toolkit.bare import LLM, Agent
@@ -27,17 +25,10 @@ from toolkit.loop import ToolLoop
 from toolkit.models import load_chat_model
 from toolkit.testing.server import Reply, ScriptedServer, completion, tool_call
 
-ROOT = Path(__file__).resolve().parents[1]
 CANARY = "sk-canary-7f3a9c1e5b2d4f60"
 SERVER_CANARY = "srv-canary-0c9e8d7b6a5f"
 TOOLS_FILE = "tests/fixtures/loop_tools.py"
 QUESTION = "计算一下北京和西安的气温的总和"
-
-
-@tool
-def get_weather(city: str) -> str:
-    """Get the temperature of a city."""
-    return "6 摄氏度"
 
 
 def _script() -> list:
@@ -50,22 +41,11 @@ def _script() -> list:
 
 def _cli(*args: str, base_url: str) -> subprocess.CompletedProcess:
     env = {
-        "PATH": os.environ["PATH"],
-        "HOME": os.environ.get("HOME", str(ROOT)),
-        "TOOLKIT_ENV_FILE": str(ROOT / "tests" / "no-such.env"),
         "OPENAI_BASE_URL": base_url,
         "OPENAI_API_KEY": CANARY,
-        "COLUMNS": "200",
         "OPENAI_LOG": "debug",  # the openai client's own debug logging, on purpose
     }
-    return subprocess.run(
-        [sys.executable, "-m", "toolkit", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return run_toolkit(*args, env=env, timeout=120, inherit=False)
 
 
 def _closed_port() -> int:

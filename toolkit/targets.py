@@ -36,10 +36,28 @@ from toolkit.target_files import (
     split_target,
 )
 
-__all__ = ["SourceFiles", "display_path", "load_targets", "source_files", "split_target"]
+__all__ = [
+    "SourceFiles",
+    "display_path",
+    "import_from_working_directory",
+    "load_targets",
+    "source_files",
+    "split_target",
+]
 
 #: Packages whose frames mean LangChain (or pydantic under it) refused a tool while it was built.
 _TOOL_BUILDERS = ("langchain_core", "langchain", "pydantic")
+
+
+def import_from_working_directory() -> None:
+    """Let module TARGETs import from the working directory, as under ``python -m toolkit``.
+
+    The ``toolkit`` console script starts with its own directory on ``sys.path``, not the
+    working one; this puts the working directory first unless it (or ``""``) is there already.
+    """
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.insert(0, cwd)
 
 
 def _langchain_caller(exc: BaseException) -> str | None:

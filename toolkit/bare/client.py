@@ -12,9 +12,17 @@ from pydantic import SecretStr
 
 from toolkit.bare.tool import Tool
 from toolkit.config import Settings, load_settings
-from toolkit.errors import EndpointError
+from toolkit.errors import ConfigError, EndpointError
+from toolkit.wire import normalise_tool_choice
 
 __all__ = ["LLM"]
+
+
+def _tool_choice(choice: str) -> str | dict[str, Any] | None:
+    try:
+        return normalise_tool_choice(choice)
+    except ValueError as exc:
+        raise ConfigError(f"tool_choice={choice!r} is not valid: {exc}") from None
 
 
 def _redact(text: str, secret: str | None) -> str:
@@ -87,13 +95,16 @@ class LLM:
         Args:
             messages: The history, OpenAI message dicts.
             tools: The tools the model may call.
-            tool_choice: ``"auto"``, ``"none"``, ``"required"`` or the name of one tool to force.
+            tool_choice: ``"auto"``, ``"none"``, ``"required"`` (``"any"`` is read as that) or
+                the name of one tool to force; sent as :func:`toolkit.wire.normalise_tool_choice`
+                writes it.
             parallel_tool_calls: Whether the model may call several tools in one reply.
 
         Returns:
             The choice dict: ``{"message": {...}, "finish_reason": ..., ...}``.
 
         Raises:
+            ConfigError: ``tool_choice`` is none of those (e.g. ``""``).
             EndpointError: The endpoint is unreachable, too slow, answered non-2xx (the status
                 and the provider's message are given) or answered something that is not a chat
                 completion.
@@ -107,11 +118,7 @@ class LLM:
             body["max_tokens"] = self.max_tokens
         if tools:
             body["tools"] = [t.description for t in tools]
-            body["tool_choice"] = (
-                tool_choice
-                if tool_choice in {"auto", "none", "required"}
-                else {"type": "function", "function": {"name": tool_choice}}
-            )
+            body["tool_choice"] = _tool_choice(tool_choice)
             body["parallel_tool_calls"] = parallel_tool_calls
         return self._first_choice(self._post(body))
 

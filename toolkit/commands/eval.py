@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TextIO
@@ -205,6 +206,25 @@ def _failures(results: Sequence[CaseResult]) -> Table:
     return table
 
 
+@contextmanager
+def _tally(label: str, total: int, console: Console) -> Iterator[Callable[[bool], None]]:
+    """A progress bar of ``total`` runs headed "N/M right"; yields what counts one run."""
+    passed = 0
+    columns = (BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(
+        TextColumn(f"[bold]{label}[/] {{task.description}}"), *columns, console=console
+    ) as progress:
+        bar = progress.add_task("", total=total)
+
+        def count(right: bool) -> None:
+            nonlocal passed
+            passed += right
+            done = int(progress.tasks[0].completed) + 1
+            progress.update(bar, advance=1, description=f"{passed}/{done} right")
+
+        yield count
+
+
 def _run_bfcl(args: argparse.Namespace) -> int:
     ids = _read_ids(args.ids) if args.ids else None
     categories = _categories(args.categories, ids)
@@ -217,22 +237,10 @@ def _run_bfcl(args: argparse.Namespace) -> int:
         model_kwargs["extra_body"] = NO_GRAMMAR_BODY
     save = _open_save(args.save) if args.save else None
     model = load_chat_model(settings, **model_kwargs)
-    passed = 0
-    with Progress(
-        TextColumn("[bold]BFCL[/] {task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=False,
-    ) as progress:
-        task = progress.add_task("", total=len(cases))
+    with _tally("BFCL", len(cases), err) as count:
 
         def advance(result: CaseResult) -> None:
-            nonlocal passed
-            passed += result.passed
-            done = int(progress.tasks[0].completed) + 1
-            progress.update(task, advance=1, description=f"{passed}/{done} right")
+            count(result.passed)
             if save is not None:
                 save.write(json.dumps(asdict(result), ensure_ascii=False) + "\n")
                 save.flush()
@@ -300,21 +308,10 @@ def _run_agent(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise ConfigError(f"cannot create --save directory {args.save}: {exc}.") from None
     model = load_chat_model(settings, **_model_kwargs(settings))
-    passed = 0
-    with Progress(
-        TextColumn("[bold]agent[/] {task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-    ) as progress:
-        bar = progress.add_task("", total=len(tasks))
+    with _tally("agent", len(tasks), err) as count:
 
         def advance(result: TaskResult) -> None:
-            nonlocal passed
-            passed += result.passed
-            done = int(progress.tasks[0].completed) + 1
-            progress.update(bar, advance=1, description=f"{passed}/{done} right")
+            count(result.passed)
             if args.save:
                 _save_task(args.save, result)
 

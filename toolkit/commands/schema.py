@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from typing import Any
 
@@ -30,7 +29,7 @@ from toolkit.errors import TargetError, ToolDefinitionError, ToolkitError
 from toolkit.lint.explain import explain_tool
 from toolkit.render import render_schemas
 from toolkit.schema import tool_schema
-from toolkit.targets import load_targets
+from toolkit.targets import import_from_working_directory, load_targets
 
 __all__ = ["register"]
 
@@ -70,9 +69,7 @@ def _failure(target: str, obj: object, exc: ToolkitError) -> dict[str, Any]:
 
 
 def _handle(args: argparse.Namespace) -> int:
-    cwd = os.getcwd()
-    if cwd not in sys.path and "" not in sys.path:
-        sys.path.insert(0, cwd)
+    import_from_working_directory()
     entries: list[dict[str, Any]] = []
     failures: list[ToolkitError] = []
     for target in args.targets:

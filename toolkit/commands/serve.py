@@ -124,11 +124,9 @@ def _prompt(args: argparse.Namespace) -> int:
     from toolkit.local.runtime.weights import resolve_model_path
     from toolkit.local.server.protocol import parse_chat_request
     from toolkit.schema import tool_schema
-    from toolkit.targets import load_targets
+    from toolkit.targets import import_from_working_directory, load_targets
 
-    cwd = os.getcwd()
-    if cwd not in sys.path and "" not in sys.path:
-        sys.path.insert(0, cwd)
+    import_from_working_directory()
     tools = None if args.no_tools else [tool_schema(o) for o in load_targets(args.tools)]
     messages = [{"role": "system", "content": args.system}] if args.system else []
     messages.append({"role": "user", "content": args.question})
