@@ -15,6 +15,7 @@ from toolkit.local.decision.grounding import (
 )
 from toolkit.local.decision.policy import DEFAULT_NUDGE, RESULTS_NUDGE, ToolPolicy
 from toolkit.local.decision.prompt import build_prompt, prompt_messages, results_nudge
+from toolkit.local.decision.turn import asked_for
 from toolkit.local.format.grammar import use_token_references
 from toolkit.local.format.job import ChatJob, SamplingOptions
 from toolkit.local.format.stops import find_stop, held_back, repetition_start
@@ -222,3 +223,35 @@ def test_a_loop_at_the_end_of_a_text_is_found_and_kept_once() -> None:
 def test_stated_numbers_keep_signs_and_drop_none() -> None:
     texts = ["哈尔滨 (Harbin): -15 °C", "2026-11-15 (Sunday)", "2.1 million, 1,200 cents"]
     assert stated_numbers(texts) == ["-15", "15", "2026", "11", "2.1", "1", "200"]
+
+
+@pytest.mark.parametrize(
+    ("tool", "called", "question", "expected"),
+    [
+        # Sibling tools the question never asked for.
+        ("country_info.largest_city", ["country_info.capital"], "The capital of Brazil?", False),
+        ("circle_properties.get", ["triangle_properties.get"], "A triangle 5, 4, 3?", False),
+        # Named by the question, whole words, plural and camelCase tolerated.
+        ("get_population", ["get_capital"], "The capital and populations of France?", True),
+        ("getPopulation", ["getCapital"], "The capital and population of France?", True),
+        (
+            "financial_ratios.interest_coverage",
+            ["financial_ratios.sales_growth"],
+            "Sales growth and interest coverage of ABC?",
+            True,
+        ),
+        # Only half of its own words: not enough at the default share of 1.0.
+        ("calculate_final_speed", ["calculate_displacement"], "Initial speed 20, time 5?", False),
+        # No word of its own: nothing the question could name.
+        ("get_weather", ["get_weather"], "Weather in Paris?", False),
+    ],
+)
+def test_an_extra_call_of_another_tool_with_the_same_values_must_be_asked_for(
+    tool: str, called: list[str], question: str, expected: bool
+) -> None:
+    assert asked_for(tool, called, question, ToolPolicy().asked_share) is expected
+
+
+def test_asked_share_is_a_share() -> None:
+    with pytest.raises(ValueError, match="asked_share"):
+        ToolPolicy(asked_share=1.5)
