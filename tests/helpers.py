@@ -7,6 +7,7 @@ import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 #: The repository root (the CLI runs from here unless a test says otherwise).
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,4 +68,26 @@ def run_toolkit(
         env=environ,
         cwd=cwd or ROOT,
         timeout=timeout,
+    )
+
+
+def embedded_chat(server: Any, timeout: float = 600) -> Any:
+    """LangChain's ``ChatOpenAI`` on the embedded server: greedy, no retries.
+
+    Args:
+        server: A running :class:`~toolkit.local.server.runner.EmbeddedServer`.
+        timeout: Seconds per request (a slow machine's first prompt takes long).
+
+    Returns:
+        The chat model.
+    """
+    from langchain_openai import ChatOpenAI
+
+    return ChatOpenAI(
+        model="local",
+        base_url=server.base_url,
+        api_key=server.api_key or "local",
+        temperature=0,
+        timeout=timeout,
+        max_retries=0,
     )

@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 import httpx
+from helpers import embedded_chat
 from langchain.agents import create_agent
 from langchain_core.messages import AIMessage
 from langchain_openai import ChatOpenAI
@@ -35,14 +36,7 @@ ELEVEN = re.compile(r"(?<![\d.])11(?![\d.])")
 
 
 def _chat(local_server) -> ChatOpenAI:
-    return ChatOpenAI(
-        base_url=local_server.base_url,
-        api_key=local_server.api_key or "local",
-        model="local",
-        temperature=0,
-        max_retries=0,
-        timeout=600,
-    )
+    return embedded_chat(local_server)
 
 
 def _printed_messages(stdout: str) -> list[dict]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from helpers import embedded_chat
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_openai import ChatOpenAI
 
@@ -23,14 +24,7 @@ HELLO_Q = "Hello, who are you?"
 
 @pytest.fixture(scope="module")
 def chat(local_server: EmbeddedServer) -> ChatOpenAI:
-    return ChatOpenAI(
-        model="local",
-        base_url=local_server.base_url,
-        api_key=local_server.api_key or "local",
-        temperature=0,
-        timeout=600,
-        max_retries=0,
-    )
+    return embedded_chat(local_server)
 
 
 def _calls(message: AIMessage) -> list[tuple[str, dict]]:

@@ -17,6 +17,7 @@ from typing import Any
 import jsonschema
 import openai
 import pytest
+from helpers import embedded_chat
 from langchain_openai import ChatOpenAI
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict
@@ -80,13 +81,7 @@ def sdk(local_server: EmbeddedServer) -> openai.OpenAI:
 
 @pytest.fixture(scope="module")
 def chat(local_server: EmbeddedServer) -> ChatOpenAI:
-    return ChatOpenAI(
-        model="local",
-        base_url=local_server.base_url,
-        api_key=local_server.api_key or "local",
-        temperature=0,
-        timeout=300,
-    )
+    return embedded_chat(local_server, timeout=300)
 
 
 def _strict(schema: dict[str, Any]) -> dict[str, Any]:

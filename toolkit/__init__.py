@@ -7,8 +7,9 @@ Names are imported on first use (PEP 562), so ``import toolkit`` stays cheap and
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from toolkit.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from toolkit.config import Settings, load_settings
@@ -111,14 +112,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'toolkit' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__)
