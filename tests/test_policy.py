@@ -226,30 +226,34 @@ def test_stated_numbers_keep_signs_and_drop_none() -> None:
 
 
 @pytest.mark.parametrize(
-    ("tool", "called", "question", "expected"),
+    ("tool", "called", "parameters", "question", "expected"),
     [
         # Sibling tools the question never asked for.
-        ("country_info.largest_city", ["country_info.capital"], "The capital of Brazil?", False),
-        ("circle_properties.get", ["triangle_properties.get"], "A triangle 5, 4, 3?", False),
-        # Named by the question, whole words, plural and camelCase tolerated.
-        ("get_population", ["get_capital"], "The capital and populations of France?", True),
-        ("getPopulation", ["getCapital"], "The capital and population of France?", True),
+        ("country_info.largest_city", ["country_info.capital"], [], "Brazil's capital?", False),
+        ("circle_properties.get", ["triangle_properties.get"], [], "A triangle 5, 4, 3?", False),
+        # Named by the question: whole words, plurals either way, camelCase.
+        ("get_population", ["get_capital"], [], "Capital and populations of France?", True),
+        ("getPopulation", ["getCapital"], [], "Capital and population of France?", True),
+        ("math.product_of_primes", ["math.sum_of_multiples"], [], "The first prime numbers?", True),
+        # Half of its own words is enough at the default share ("covered", not "traveled").
+        ("distance_traveled", ["final_velocity"], ["time"], "Velocity and distance?", True),
+        # ...but not when the word is an input of the call already made.
         (
-            "financial_ratios.interest_coverage",
-            ["financial_ratios.sales_growth"],
-            "Sales growth and interest coverage of ABC?",
-            True,
+            "calculate_final_speed",
+            ["calculate_displacement"],
+            ["initial_speed"],
+            "From an initial speed of 20 m/s, the displacement?",
+            False,
         ),
-        # Only half of its own words: not enough at the default share of 1.0.
-        ("calculate_final_speed", ["calculate_displacement"], "Initial speed 20, time 5?", False),
         # No word of its own: nothing the question could name.
-        ("get_weather", ["get_weather"], "Weather in Paris?", False),
+        ("get_weather", ["get_weather"], [], "Weather in Paris?", False),
     ],
 )
 def test_an_extra_call_of_another_tool_with_the_same_values_must_be_asked_for(
-    tool: str, called: list[str], question: str, expected: bool
+    tool: str, called: list[str], parameters: list[str], question: str, expected: bool
 ) -> None:
-    assert asked_for(tool, called, question, ToolPolicy().asked_share) is expected
+    share = ToolPolicy().asked_share
+    assert asked_for(tool, called, question, share, parameters) is expected
 
 
 def test_asked_share_is_a_share() -> None:

@@ -254,10 +254,26 @@ class CallWriter:
             if (
                 tool not in called
                 and adds_new_grounded_values(arguments, same, turn.grounding, self.policy)
-                and asked_for(tool, called, question, self.policy.asked_share)
+                and asked_for(
+                    tool,
+                    called,
+                    question,
+                    self.policy.asked_share,
+                    _parameter_names(self.job.tools, called),
+                )
             ):
                 return pieces, generation, call
         return None
+
+
+def _parameter_names(tools: list[dict[str, Any]] | None, names: list[str]) -> list[str]:
+    """The parameter names of the named tools."""
+    return [
+        parameter
+        for tool in tools or []
+        if tool["function"]["name"] in names
+        for parameter in (tool["function"].get("parameters") or {}).get("properties") or {}
+    ]
 
 
 def _unused_after(messages: list[dict[str, Any]], calls: list[dict[str, Any]]) -> list[float]:

@@ -70,7 +70,8 @@ class ToolPolicy:
             at least this share of its words occur there as whole words.
         asked_share: An extra call of another tool that brings no value new to the answer is
             kept only when at least this share of its name's own words (those the tools
-            already called lack) occur in the question.
+            already called lack) occur in the question, outside the words naming the called
+            tools' parameters (:func:`~toolkit.local.decision.turn.asked_for`).
         min_extra_call_tokens: No extra call is attempted when fewer tokens than this are
             left of the request's ``max_tokens`` (no call fits in fewer).
         max_calls: Most calls in one answer (when parallel calls are allowed).
@@ -96,7 +97,7 @@ class ToolPolicy:
     name_floor: float = 1e-3
     alternative_threshold: float = 0.01
     word_share: float = 0.5
-    asked_share: float = 1.0
+    asked_share: float = 0.5
     min_extra_call_tokens: int = 9
     max_calls: int = 8
     nudge: str | None = DEFAULT_NUDGE

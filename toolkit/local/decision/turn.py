@@ -62,11 +62,27 @@ def last_question(messages: Sequence[Mapping[str, Any]]) -> str:
     return content_text(users[-1].get("content")) if users else ""
 
 
-#: The words of a tool name: its parts between separators and at case changes, 3+ letters.
+#: The words of a tool or parameter name: its parts between separators and at case changes,
+#: 3+ letters.
 _NAME_WORD = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{3,}(?![a-z])")
 
 
-def asked_for(tool: str, called: Sequence[str], question: str, share: float) -> bool:
+def _name_words(name: str) -> set[str]:
+    return {word.casefold() for word in _NAME_WORD.findall(name)}
+
+
+def _stem(word: str) -> str:
+    """A name word without a plural ending ("primes" is asked for by "prime numbers")."""
+    return re.sub(r"(?:es|s)$", "", word) if len(word) > 4 else word
+
+
+def asked_for(
+    tool: str,
+    called: Sequence[str],
+    question: str,
+    share: float,
+    parameters: Sequence[str] = (),
+) -> bool:
     """Whether the question asks for what ``tool`` does beyond the tools already called.
 
     An extra call of another tool with values the answer already used asks the same thing
@@ -74,24 +90,28 @@ def asked_for(tool: str, called: Sequence[str], question: str, share: float) -> 
     population after "the capital of Brazil?"), so such a call is kept only when the question
     names it: at least ``share`` of the words of its name that the called tools' names lack
     occur in the question ("interest coverage" for ``financial_ratios.interest_coverage``
-    after ``sales_growth``).
+    after ``sales_growth``). Words that name the called tools' parameters are taken out of the
+    question first: in "a car's displacement from an initial speed of 20 m/s", "speed" is an
+    input of ``calculate_displacement``, not a request for ``calculate_final_speed``.
 
     Args:
         tool: The candidate tool's name.
         called: Names of the tools this answer already called.
         question: The question's text.
         share: :attr:`~toolkit.local.decision.policy.ToolPolicy.asked_share`.
+        parameters: Parameter names of the tools already called.
 
     Returns:
         True when the question asks for it.
     """
-    own = {w.casefold() for w in _NAME_WORD.findall(tool)}
-    seen = {w.casefold() for name in called for w in _NAME_WORD.findall(name)}
-    distinct = own - seen
+    seen = set().union(*(_name_words(name) for name in called))
+    distinct = _name_words(tool) - seen
     if not distinct:
         return False
     text = question.casefold()
-    hits = sum(re.search(rf"(?<![a-z]){re.escape(w)}", text) is not None for w in distinct)
+    for word in set().union(*(_name_words(name) for name in parameters)):
+        text = re.sub(rf"(?<![a-z]){re.escape(_stem(word))}[a-z]*", " ", text)
+    hits = sum(re.search(rf"(?<![a-z]){re.escape(_stem(w))}", text) is not None for w in distinct)
     return hits >= share * len(distinct)
 
 
