@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from toolkit.local.decision.grounding import conversation_text, known_numbers, ungrounded_numbers
+from toolkit.local.decision.grounding import (
+    adds_new_grounded_values,
+    conversation_text,
+    defaults_of,
+    rules_out_extra_call,
+)
+from toolkit.local.decision.numbers import known_numbers, ungrounded_numbers
 from toolkit.local.decision.prompt import call_label, labelled_results
 
 
@@ -80,3 +86,46 @@ def test_the_final_answer_step_asks_anew_with_the_labelled_results() -> None:
     english = answer_messages([{"role": "user", "content": "Sum?"}, *messages[4:]])
     assert english is not None and english[0]["content"].startswith("Question: Sum?")
     assert answer_messages(messages[:4]) is None  # no results in this turn
+
+
+def test_a_number_with_thousands_separators_is_known_whole() -> None:
+    known = known_numbers("net income $20,000, revenue $1,250,000.5; sides 3,4,5")
+    assert {20000.0, 1250000.5, 3.0, 4.0, 5.0} <= known
+    assert 345.0 not in known and 34.0 not in known
+
+
+def test_an_extra_call_is_grounded_by_numbers_as_numbers() -> None:
+    text = conversation_text(
+        [
+            {
+                "role": "user",
+                "content": "Margin on $20,000 / $100,000; debt ratio of $10,000 / $30,000?",
+            }
+        ]
+    )
+    first = [{"net_income": 20000, "total_revenue": 100000}]
+    assert adds_new_grounded_values(
+        {"total_liabilities": 10000, "total_assets": 30000}, first, text
+    )
+    assert not rules_out_extra_call(10000, first, text)
+    assert rules_out_extra_call(40000, first, text)  # a number nobody stated still dooms it
+
+
+def test_a_default_written_out_is_neither_new_nor_ungrounded() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "discovery_order": {"type": "integer", "default": 1},
+        },
+    }
+    exempt = defaults_of(schema)
+    assert exempt == frozenset({"1"})
+    text = conversation_text(
+        [{"role": "user", "content": "Nikola Tesla's birthdate and discovery?"}]
+    )
+    call = {"name": "Nikola Tesla", "discovery_order": 1}
+    assert rules_out_extra_call(1, [{"name": "Nikola Tesla"}], text)
+    assert not rules_out_extra_call(1, [{"name": "Nikola Tesla"}], text, exempt=exempt)
+    # The default alone brings nothing new: a copy of the first call's values is no extra call.
+    assert not adds_new_grounded_values(call, [{"name": "Nikola Tesla"}], text, exempt=exempt)

@@ -11,8 +11,8 @@ from toolkit.local.decision.grounding import (
     CallHistory,
     adds_new_grounded_values,
     conversation_text,
-    stated_numbers,
 )
+from toolkit.local.decision.numbers import stated_numbers
 from toolkit.local.decision.policy import DEFAULT_NUDGE, RESULTS_NUDGE, ToolPolicy
 from toolkit.local.decision.prompt import build_prompt, prompt_messages, results_nudge
 from toolkit.local.decision.turn import asked_for

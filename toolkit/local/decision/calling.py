@@ -20,11 +20,11 @@ from toolkit.local.decision.grounding import (
     adds_new_grounded_values,
     arguments_of,
     conversation_text,
-    known_numbers,
-    numbers_of,
+    defaults_of,
     repeats,
     rules_out_extra_call,
 )
+from toolkit.local.decision.numbers import known_numbers, numbers_of
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.turn import (
     CallJudge,
@@ -103,17 +103,28 @@ class CallWriter:
         found = parse_tool_calls(text, self.job.tool_names, lenient=False).tool_calls
         return pieces, generation, found, False
 
-    def _probes(self, last: str, grammar: str) -> list[str]:
-        """The grammars one more call is tried under: the same tool as the call before (the
-        second city of a parallel request), then the other tools."""
+    def _probes(self, made: list[tuple[str, dict]], grammar: str) -> list[str]:
+        """The grammars one more call is tried under, in order: the tools the question names
+        that no call of the answer used yet (the debt ratio asked for after the profit
+        margin), the same tool as the call before (the second city of a parallel request),
+        then the other tools."""
+        last = made[-1][0]
         others = [n for n in self.job.tool_names if n != last]
         if not others:
             return [grammar]
-        tools = self.job.tools
-        return [
-            calls_grammar(tools, names=[last], max_calls=1),
-            calls_grammar(tools, names=others, max_calls=1),
+        called = [n for n, _ in made]
+        question = last_question(self.job.messages)
+        parameters = _parameter_names(self.job.tools, called)
+        share = self.policy.asked_share
+        asked = [
+            n
+            for n in others
+            if n not in called and asked_for(n, called, question, share, parameters)
         ]
+        rest = [n for n in others if n not in asked]
+        tools = self.job.tools
+        groups = [asked, [last], rest]
+        return [calls_grammar(tools, names=names, max_calls=1) for names in groups if names]
 
     def calls(self, name: str | None) -> Iterator[Event]:
         """Calls, one ``<tool_call>`` block at a time.
@@ -122,8 +133,10 @@ class CallWriter:
         made, or uses values the conversation never gave, gives way to a call of the next most
         likely tool; when no tool does better the answer is text from the results (or, before
         any result, the model's own first call). When several calls are allowed the model is
-        then made to write one more, first of the same tool and then of another, kept only
-        when it is no repeat and :func:`adds_new_grounded_values`; otherwise the answer ends.
+        then made to write one more (first of the tools the question names, then of the same
+        tool, then of the others), kept only when it is no repeat and
+        :func:`adds_new_grounded_values` (or, for another tool with the answer's values, when
+        the question names it); otherwise the answer ends.
         """
         job = self.job
         turn = CallJudge(job, self.policy, auto=name is None and job.tool_choice == "auto")
@@ -228,15 +241,20 @@ class CallWriter:
     ) -> tuple[list[str], Any, dict] | None:
         """One more call, tried under each probe grammar; ``None`` when none is kept."""
         previous = [arguments for _, arguments in made]
+        defaults = {
+            t["function"]["name"]: defaults_of(t["function"].get("parameters"))
+            for t in self.job.tools or []
+        }
 
         def doomed(value: Any, written: dict[str, Any], tool: str | None) -> bool:
-            if rules_out_extra_call(value, previous, turn.grounding, self.policy):
+            exempt = defaults.get(tool or "", frozenset())
+            if rules_out_extra_call(value, previous, turn.grounding, self.policy, exempt):
                 return True
             earlier = [a for n, a in made if n == tool] + turn.history.arguments.get(tool, [])
             required = turn.required.get(tool or "", [])
             return tool is not None and repeats(written, required, earlier, rearranged=True)
 
-        for probe in self._probes(made[-1][0], grammar):
+        for probe in self._probes(made, grammar):
             pieces, generation, found, _ = self._attempt(context, probe, doomed)
             if generation.finish_reason != "stop" or len(found) != 1:
                 continue
@@ -244,7 +262,8 @@ class CallWriter:
             if turn.history.redundant(call):
                 continue
             arguments, tool = arguments_of(call), call["function"]["name"]
-            if adds_new_grounded_values(arguments, previous, turn.grounding, self.policy):
+            exempt = defaults.get(tool, frozenset())
+            if adds_new_grounded_values(arguments, previous, turn.grounding, self.policy, exempt):
                 return pieces, generation, call
             # The answer's values asked of another tool: kept when the question names that
             # tool (the interest coverage of the company whose sales growth was asked for).
@@ -253,7 +272,7 @@ class CallWriter:
             question = last_question(self.job.messages)
             if (
                 tool not in called
-                and adds_new_grounded_values(arguments, same, turn.grounding, self.policy)
+                and adds_new_grounded_values(arguments, same, turn.grounding, self.policy, exempt)
                 and asked_for(
                     tool,
                     called,

@@ -38,12 +38,8 @@ import numpy as np
 
 from toolkit.errors import PromptError
 from toolkit.local.decision.calling import CallWriter
-from toolkit.local.decision.grounding import (
-    conversation_text,
-    known_numbers,
-    stated_numbers,
-    ungrounded_numbers,
-)
+from toolkit.local.decision.grounding import conversation_text
+from toolkit.local.decision.numbers import known_numbers, stated_numbers, ungrounded_numbers
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import answer_messages, build_prompt, results_nudge
 from toolkit.local.decision.signals import NOT_TEXT_STARTS, name_probabilities, text_probability

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from toolkit.local.decision.numbers import is_number, known_numbers, leaves, ungrounded_numbers
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.wire import content_text
 
@@ -28,12 +29,9 @@ __all__ = [
     "adds_new_grounded_values",
     "arguments_of",
     "conversation_text",
-    "known_numbers",
-    "numbers_of",
+    "defaults_of",
     "repeats",
     "rules_out_extra_call",
-    "stated_numbers",
-    "ungrounded_numbers",
     "ungrounded_values",
 ]
 
@@ -50,17 +48,6 @@ def conversation_text(messages: Sequence[Mapping[str, Any]]) -> str:
         The contents joined by newlines.
     """
     return "\n".join(content_text(m.get("content")) for m in messages).casefold()
-
-
-def _leaves(value: Any) -> Iterator[Any]:
-    if isinstance(value, Mapping):
-        for item in value.values():
-            yield from _leaves(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _leaves(item)
-    elif value is not None:
-        yield value
 
 
 def _spelled(value: Any) -> str:
@@ -104,11 +91,40 @@ def _mentioned(value: str, text: str, share: float) -> bool:
     return bool(words) and sum(_occurs(word, text) for word in words) >= share * len(words)
 
 
+def _given(value: Any, text: str, share: float) -> bool:
+    """Whether the text gives a value: a number as a number ("$10,000" gives 10000), other
+    values as :func:`_mentioned`."""
+    if is_number(value) and round(float(value), 12) in known_numbers(text):
+        return True
+    return _mentioned(_spelled(value), text, share)
+
+
+def defaults_of(parameters: Mapping[str, Any] | None) -> frozenset[str]:
+    """The default values a tool's ``parameters`` schema offers, spelled as compared.
+
+    A default written out (``discovery_order=1`` where 1 is the default) asks for nothing new
+    and needs no mention.
+
+    Args:
+        parameters: The tool's ``parameters`` schema.
+
+    Returns:
+        The defaults' spellings.
+    """
+    properties = (parameters or {}).get("properties") or {}
+    return frozenset(
+        _spelled(schema["default"])
+        for schema in properties.values()
+        if isinstance(schema, Mapping) and schema.get("default") is not None
+    )
+
+
 def adds_new_grounded_values(
     arguments: Mapping[str, Any],
     previous: Sequence[Mapping[str, Any]],
     text: str,
     policy: ToolPolicy = _DEFAULT,
+    exempt: Collection[str] = (),
 ) -> bool:
     """Whether one more call asks for something new that the conversation mentions.
 
@@ -125,15 +141,17 @@ def adds_new_grounded_values(
         previous: The arguments of the calls already made in this answer.
         text: :func:`conversation_text` of the conversation.
         policy: The decision settings (its ``word_share``).
+        exempt: Spellings that are neither new nor need a mention (:func:`defaults_of`).
 
     Returns:
         True to keep the call.
     """
-    before = {_spelled(v) for call in previous for v in _leaves(call)}
-    novel = {_spelled(v) for v in _leaves(arguments)} - before - {""}
+    before = {_spelled(v) for call in previous for v in leaves(call)}
+    values = {_spelled(v): v for v in leaves(arguments)}
+    novel = set(values) - before - set(exempt) - {""}
     used = {word for value in before for word in _words(value)}
     fresh = {word for value in novel for word in _words(value)} - used
-    return bool(fresh) and all(_mentioned(value, text, policy.word_share) for value in novel)
+    return bool(fresh) and all(_given(values[v], text, policy.word_share) for v in novel)
 
 
 #: The words of a value: numbers (decimals whole) and runs of letters.
@@ -149,6 +167,7 @@ def rules_out_extra_call(
     previous: Sequence[Mapping[str, Any]],
     text: str,
     policy: ToolPolicy = _DEFAULT,
+    exempt: Collection[str] = (),
 ) -> bool:
     """Whether one argument value of a candidate extra call already dooms it.
 
@@ -161,14 +180,17 @@ def rules_out_extra_call(
         previous: The arguments of the calls already made in this answer.
         text: :func:`conversation_text` of the conversation.
         policy: The decision settings (its ``word_share``).
+        exempt: Spellings that never doom a call (:func:`defaults_of`).
 
     Returns:
         True when the call will be discarded.
     """
     spelled = "" if value is None else _spelled(value)
-    if not spelled or spelled in {_spelled(v) for call in previous for v in _leaves(call)}:
+    if not spelled or spelled in exempt:
         return False
-    return not _mentioned(spelled, text, policy.word_share)
+    if spelled in {_spelled(v) for call in previous for v in leaves(call)}:
+        return False
+    return not _given(value, text, policy.word_share)
 
 
 def repeats(
@@ -197,7 +219,7 @@ def repeats(
     if not earlier or not required or any(name not in written for name in required):
         return False
     if rearranged:
-        used = {w for call in earlier for v in _leaves(call) for w in _words(_spelled(v))}
+        used = {w for call in earlier for v in leaves(call) for w in _words(_spelled(v))}
         return {w for v in written.values() for w in _words(_spelled(v))} <= used
     return any(
         all(_spelled(value) == _spelled(call.get(name)) for name, value in written.items())
@@ -262,7 +284,7 @@ class CallHistory:
                     self.signatures.add(_signature(name, fn.get("arguments")))
                     arguments = arguments_of({"function": fn})
                     self.arguments.setdefault(name, []).append(arguments)
-                    self._values.setdefault(name, set()).update(map(_spelled, _leaves(arguments)))
+                    self._values.setdefault(name, set()).update(map(_spelled, leaves(arguments)))
                     names_by_id[str(call.get("id"))] = name
             elif message.get("role") == "tool":
                 name = names_by_id.get(str(message.get("tool_call_id")), "")
@@ -283,70 +305,9 @@ class CallHistory:
             return True
         if fn["name"] not in self._values:
             return False
-        novel = {_spelled(v) for v in _leaves(arguments_of(call))} - self._values[fn["name"]]
+        novel = {_spelled(v) for v in leaves(arguments_of(call))} - self._values[fn["name"]]
         results = "\n".join(self._results.get(fn["name"], []))
         return bool(results) and all(_mentioned(v, results, self._share) for v in novel - {""})
-
-
-#: A number written in text (signs are left off: "-15 °C" grounds 15 and -15).
-_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?!\d)")
-
-
-def known_numbers(text: str) -> frozenset[float]:
-    """The numbers a text states, so that a call may use them.
-
-    Each number counts as written and, when followed by ``%``, as a fraction too ("5%" grounds
-    5 and 0.05).
-
-    Args:
-        text: :func:`conversation_text` of the conversation.
-
-    Returns:
-        The numbers, as floats.
-    """
-    found: set[float] = set()
-    for match in _NUMBER.finditer(text):
-        value = float(match.group())
-        found.add(value)
-        if text[match.end() : match.end() + 1] == "%":
-            found.add(round(value / 100, 12))
-    return frozenset(found)
-
-
-#: A number as written, with its sign when it has one ("-15", not the "-11" of "2026-11-15").
-_WRITTEN_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?|\d+(?:\.\d+)?")
-
-
-def stated_numbers(texts: Sequence[str]) -> list[str]:
-    """Every number the texts state, as written, each once; a signed one also without its sign
-    ("-15 °C" may be said "零下15度", 15 below zero).
-
-    Args:
-        texts: The question and the tool results an answer rests on.
-
-    Returns:
-        The numbers' spellings, in first-seen order.
-    """
-    found = [m.group() for t in texts for m in _WRITTEN_NUMBER.finditer(t)]
-    return list(dict.fromkeys(n for written in found for n in (written, written.lstrip("-"))))
-
-
-def numbers_of(value: Any) -> Iterator[float]:
-    """Every number in a value: numbers, and numbers written inside text (signs left off).
-
-    Args:
-        value: Call arguments, or any JSON value.
-
-    Yields:
-        Each number, as a float.
-    """
-    for leaf in _leaves(value):
-        if isinstance(leaf, bool):
-            continue
-        if isinstance(leaf, (int, float)):
-            yield abs(float(leaf))
-        elif isinstance(leaf, str):
-            yield from (float(m.group()) for m in _NUMBER.finditer(leaf))
 
 
 def ungrounded_values(
@@ -384,21 +345,3 @@ def ungrounded_values(
         if not _mentioned(_spelled(value), text, policy.word_share):
             found.append(value)
     return found
-
-
-def ungrounded_numbers(arguments: Mapping[str, Any], known: frozenset[float]) -> list[float]:
-    """The numbers a call's arguments use that the conversation never stated.
-
-    A small model fills numeric arguments with the examples of a tool's description (``add``
-    documented with "e.g. 6" is called as ``add(6, 5)`` before any 6 was looked up), or invents
-    a step of arithmetic nobody asked for. Numbers inside text arguments (an expression for a
-    calculator) count too.
-
-    Args:
-        arguments: The call's arguments.
-        known: :func:`known_numbers` of the conversation.
-
-    Returns:
-        The ungrounded numbers, in order (empty for a grounded call).
-    """
-    return [value for value in numbers_of(arguments) if round(value, 12) not in known]

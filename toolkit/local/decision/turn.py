@@ -16,12 +16,10 @@ from toolkit.local.decision.grounding import (
     CallHistory,
     arguments_of,
     conversation_text,
-    known_numbers,
-    numbers_of,
     repeats,
-    ungrounded_numbers,
     ungrounded_values,
 )
+from toolkit.local.decision.numbers import known_numbers, numbers_of, ungrounded_numbers
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.format.job import ChatJob
 from toolkit.wire import content_text

@@ -1,0 +1,136 @@
+"""The numbers a conversation states and the numbers a call uses. Pure.
+
+A call may use a number only when the question or a tool result stated it
+(:func:`known_numbers`, :func:`ungrounded_numbers`); a final answer may state only those
+(:func:`stated_numbers`). Numbers are compared as numbers: "$20,000" states 20000, "5%" states
+5 and 0.05.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+__all__ = [
+    "is_number",
+    "known_numbers",
+    "leaves",
+    "numbers_of",
+    "stated_numbers",
+    "ungrounded_numbers",
+]
+
+
+def leaves(value: Any) -> Iterator[Any]:
+    """The scalar values inside a JSON value (objects' values and arrays' items, nested).
+
+    Args:
+        value: Any JSON value.
+
+    Yields:
+        Each string, number or boolean (``None`` is left out).
+    """
+    if isinstance(value, Mapping):
+        for item in value.values():
+            yield from leaves(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from leaves(item)
+    elif value is not None:
+        yield value
+
+
+def is_number(value: Any) -> bool:
+    """Whether a JSON value is a number (booleans are not).
+
+    Args:
+        value: Any JSON value.
+
+    Returns:
+        True for an int or a float.
+    """
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+#: A number written in text (signs are left off: "-15 °C" grounds 15 and -15).
+_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?!\d)")
+#: A number written with thousands separators ("$20,000", "1,250,000.5").
+_GROUPED = re.compile(r"(?<![\d.])(?<!\d,)\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)")
+
+
+def known_numbers(text: str) -> frozenset[float]:
+    """The numbers a text states, so that a call may use them.
+
+    Each number counts as written and, when followed by ``%``, as a fraction too ("5%" grounds
+    5 and 0.05); one written with thousands separators counts whole ("$20,000" grounds 20000)
+    as well as by its parts.
+
+    Args:
+        text: The conversation's text (:func:`~toolkit.local.decision.grounding.conversation_text`).
+
+    Returns:
+        The numbers, as floats.
+    """
+    found: set[float] = set()
+    for match in _NUMBER.finditer(text):
+        value = float(match.group())
+        found.add(value)
+        if text[match.end() : match.end() + 1] == "%":
+            found.add(round(value / 100, 12))
+    found.update(float(match.group().replace(",", "")) for match in _GROUPED.finditer(text))
+    return frozenset(found)
+
+
+#: A number as written, with its sign when it has one ("-15", not the "-11" of "2026-11-15").
+_WRITTEN_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?|\d+(?:\.\d+)?")
+
+
+def stated_numbers(texts: Sequence[str]) -> list[str]:
+    """Every number the texts state, as written, each once; a signed one also without its sign
+    ("-15 °C" may be said "零下15度", 15 below zero).
+
+    Args:
+        texts: The question and the tool results an answer rests on.
+
+    Returns:
+        The numbers' spellings, in first-seen order.
+    """
+    found = [m.group() for t in texts for m in _WRITTEN_NUMBER.finditer(t)]
+    return list(dict.fromkeys(n for written in found for n in (written, written.lstrip("-"))))
+
+
+def numbers_of(value: Any) -> Iterator[float]:
+    """Every number in a value: numbers, and numbers written inside text (signs left off).
+
+    Args:
+        value: Call arguments, or any JSON value.
+
+    Yields:
+        Each number, as a float.
+    """
+    for leaf in leaves(value):
+        if isinstance(leaf, bool):
+            continue
+        if isinstance(leaf, (int, float)):
+            yield abs(float(leaf))
+        elif isinstance(leaf, str):
+            yield from (float(m.group()) for m in _NUMBER.finditer(leaf))
+
+
+def ungrounded_numbers(arguments: Mapping[str, Any], known: frozenset[float]) -> list[float]:
+    """The numbers a call's arguments use that the conversation never stated.
+
+    A small model fills numeric arguments with the examples of a tool's description (``add``
+    documented with "e.g. 6" is called as ``add(6, 5)`` before any 6 was looked up), or invents
+    a step of arithmetic nobody asked for. Numbers inside text arguments (an expression for a
+    calculator) count too.
+
+    Args:
+        arguments: The call's arguments.
+        known: :func:`known_numbers` of the conversation.
+
+    Returns:
+        The ungrounded numbers, in order (empty for a grounded call).
+    """
+    return [value for value in numbers_of(arguments) if round(value, 12) not in known]
