@@ -7,6 +7,7 @@ from toolkit.local.decision.grounding import (
     conversation_text,
     defaults_of,
     rules_out_extra_call,
+    uses_given_values,
 )
 from toolkit.local.decision.numbers import known_numbers, ungrounded_numbers
 from toolkit.local.decision.prompt import call_label, labelled_results
@@ -129,3 +130,15 @@ def test_a_default_written_out_is_neither_new_nor_ungrounded() -> None:
     assert not rules_out_extra_call(1, [{"name": "Nikola Tesla"}], text, exempt=exempt)
     # The default alone brings nothing new: a copy of the first call's values is no extra call.
     assert not adds_new_grounded_values(call, [{"name": "Nikola Tesla"}], text, exempt=exempt)
+
+
+def test_a_call_that_uses_no_value_the_user_gave_is_told_apart() -> None:
+    text = conversation_text(
+        [{"role": "user", "content": "The fastest route from New York to Boston?"}]
+    )
+    assert not uses_given_values({"start": 1, "end": 50, "return_format": "array"}, text)
+    assert not uses_given_values({"verbose": True}, text)  # a boolean is nobody's request
+    assert uses_given_values({"origin": "New York", "avoid_tolls": True}, text)
+    assert uses_given_values(
+        {"distance": 10}, conversation_text([{"role": "user", "content": "10 km"}])
+    )

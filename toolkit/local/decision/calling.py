@@ -23,6 +23,7 @@ from toolkit.local.decision.grounding import (
     defaults_of,
     repeats,
     rules_out_extra_call,
+    uses_given_values,
 )
 from toolkit.local.decision.numbers import known_numbers, numbers_of
 from toolkit.local.decision.policy import ToolPolicy
@@ -132,7 +133,7 @@ class CallWriter:
         With ``tool_choice="auto"`` a first call that repeats one the conversation already
         made, or uses values the conversation never gave, gives way to a call of the next most
         likely tool; when no tool does better the answer is text from the results (or, before
-        any result, the model's own first call). When several calls are allowed the model is
+        any result, the model's own first call if it uses a value the user gave). When several calls are allowed the model is
         then made to write one more (first of the tools the question names, then of the same
         tool, then of the others), kept only when it is no repeat and
         :func:`adds_new_grounded_values` (or, for another tool with the answer's values, when
@@ -187,7 +188,8 @@ class CallWriter:
         pieces, generation, found, doomed = self._attempt(self.tokens, grammar, turn.repeat_doom)
         tried = {c["function"]["name"] for c in found} | ({turn.doomed_name} - {None})
         # Calls rejected only for values the conversation never gave: should no tool do better,
-        # the one the model was likeliest to name is made (before any result is there).
+        # the one the model was likeliest to name is made (before any result is there), if it
+        # uses at least one value the user gave.
         fallbacks: list[tuple[float, int, tuple[list[str], Any, list[dict]]]] = []
         retried: set[str] = set()
         while doomed or (found and all(turn.rejected(c) for c in found)):
@@ -198,8 +200,10 @@ class CallWriter:
                 retry = self._grounded_retry(turn, tool, found[0], retried)
                 if retry is not None:
                     return retry
-                p = (self.names or {}).get(tool, 0.0)
-                fallbacks.append((p, -len(fallbacks), (pieces, generation, found)))
+                # Only a call that uses some value the user gave can stand in for a grounded one.
+                if uses_given_values(arguments_of(found[0]), turn.grounding, self.policy):
+                    p = (self.names or {}).get(tool, 0.0)
+                    fallbacks.append((p, -len(fallbacks), (pieces, generation, found)))
             others = sorted(
                 (p, n)
                 for n, p in (self.names or {}).items()

@@ -33,6 +33,7 @@ __all__ = [
     "repeats",
     "rules_out_extra_call",
     "ungrounded_values",
+    "uses_given_values",
 ]
 
 _DEFAULT = ToolPolicy()
@@ -97,6 +98,30 @@ def _given(value: Any, text: str, share: float) -> bool:
     if is_number(value) and round(float(value), 12) in known_numbers(text):
         return True
     return _mentioned(_spelled(value), text, share)
+
+
+def uses_given_values(
+    arguments: Mapping[str, Any], text: str, policy: ToolPolicy = _DEFAULT
+) -> bool:
+    """Whether any argument value of a call is one the conversation gave.
+
+    A call none of whose values the user gave ("the fastest route from New York to Boston?"
+    answered with ``prime_numbers_in_range(1, 50)``) answers nothing that was asked; booleans
+    and schema defaults do not count as given.
+
+    Args:
+        arguments: The call's arguments.
+        text: :func:`conversation_text` of the conversation.
+        policy: The decision settings (its ``word_share``).
+
+    Returns:
+        True when at least one value was given.
+    """
+    return any(
+        _given(value, text, policy.word_share)
+        for value in leaves(arguments)
+        if not isinstance(value, bool) and _spelled(value)
+    )
 
 
 def defaults_of(parameters: Mapping[str, Any] | None) -> frozenset[str]:
