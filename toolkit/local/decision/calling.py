@@ -133,9 +133,10 @@ class CallWriter:
         With ``tool_choice="auto"`` a first call that repeats one the conversation already
         made, or uses values the conversation never gave, gives way to a call of the next most
         likely tool; when no tool does better the answer is text from the results (or, before
-        any result, the model's own first call if it uses a value the user gave). When several calls are allowed the model is
-        then made to write one more (first of the tools the question names, then of the same
-        tool, then of the others), kept only when it is no repeat and
+        any result, the model's own first call if it uses a value the user gave). When several
+        calls are allowed the model is then made to write one more (first of the tools the
+        question names, then of the same tool, then of the others), kept only when it is no
+        repeat and
         :func:`adds_new_grounded_values` (or, for another tool with the answer's values, when
         the question names it); otherwise the answer ends.
         """
