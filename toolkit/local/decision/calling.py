@@ -133,11 +133,11 @@ class CallWriter:
         With ``tool_choice="auto"`` a first call that repeats one the conversation already
         made, or uses values the conversation never gave, gives way to a call of the next most
         likely tool; when no tool does better the answer is text from the results (or, before
-        any result, the model's own first call if it uses a value the user gave). When several
-        calls are allowed the model is then made to write one more (first of the tools the
-        question names, then of the same tool, then of the others), kept only when it is no
-        repeat and
-        :func:`adds_new_grounded_values` (or, for another tool with the answer's values, when
+        any result, the model's own first call if it uses a value the user gave or the question
+        names its tool). When several calls are allowed the model is then made to write one
+        more (first of the tools the question names, then of the same tool, then of the
+        others), kept only when it is no repeat and :func:`adds_new_grounded_values` (or, for
+        another tool with the answer's values, when
         the question names it); otherwise the answer ends.
         """
         job = self.job
@@ -201,8 +201,13 @@ class CallWriter:
                 retry = self._grounded_retry(turn, tool, found[0], retried)
                 if retry is not None:
                     return retry
-                # Only a call that uses some value the user gave can stand in for a grounded one.
-                if uses_given_values(arguments_of(found[0]), turn.grounding, self.policy):
+                # Only a call that uses some value the user gave, or of a tool the question
+                # names (the population asked for, of the wrong city), can stand in for a
+                # grounded one.
+                question = last_question(self.job.messages)
+                if uses_given_values(
+                    arguments_of(found[0]), turn.grounding, self.policy
+                ) or asked_for(tool, [], question, self.policy.asked_share):
                     p = (self.names or {}).get(tool, 0.0)
                     fallbacks.append((p, -len(fallbacks), (pieces, generation, found)))
             others = sorted(
