@@ -8,9 +8,9 @@ question can chain one lookup into the next. Unknown names raise
 
 from __future__ import annotations
 
-import unicodedata
+from langchain_core.tools import tool
 
-from langchain_core.tools import ToolException, tool
+from tools._names import NameTable
 
 __all__ = ["get_capital", "get_population"]
 
@@ -42,23 +42,10 @@ _POPULATIONS: dict[str, tuple[str, float]] = {
 }
 
 
-def _key(text: str) -> str:
-    folded = unicodedata.normalize("NFKC", text).strip().lower()
-    for suffix in ("市", " city", "city"):
-        folded = folded.removesuffix(suffix)
-    return "".join(ch for ch in folded if ch.isalnum())
-
-
-def _aliases(names: dict[str, tuple]) -> dict[str, str]:
-    found = {"usa": "美国", "us": "美国", "uk": "英国", "england": "英国", "xian": "西安"}
-    found = {k: v for k, v in found.items() if v in names}
-    for zh, row in names.items():
-        found[_key(zh)] = found[_key(row[0])] = zh
-    return found
-
-
-_COUNTRY = _aliases(_CAPITALS)
-_CITY = _aliases(_POPULATIONS)
+_SPELLINGS = {"usa": "美国", "us": "美国", "uk": "英国", "england": "英国", "xian": "西安"}
+_SUFFIXES = ("市", " city", "city")
+_COUNTRY = NameTable({k: v[0] for k, v in _CAPITALS.items()}, _SPELLINGS, _SUFFIXES)
+_CITY = NameTable({k: v[0] for k, v in _POPULATIONS.items()}, _SPELLINGS, _SUFFIXES)
 
 
 @tool(parse_docstring=True)
@@ -71,10 +58,7 @@ def get_capital(country: str) -> str:
     Returns:
         One short line such as "中国 (China): 北京 (Beijing)".
     """
-    zh = _COUNTRY.get(_key(country))
-    if zh is None:
-        known = ", ".join(f"{k} ({v[0]})" for k, v in _CAPITALS.items())
-        raise ToolException(f"Unknown country {country!r}. Ask for one of: {known}.")
+    zh = _COUNTRY.find(country, "country")
     en, capital_zh, capital_en = _CAPITALS[zh]
     return f"{zh} ({en}): {capital_zh} ({capital_en})"
 
@@ -89,9 +73,6 @@ def get_population(city: str) -> str:
     Returns:
         One short line such as "上海 (Shanghai): 24.9 million people".
     """
-    zh = _CITY.get(_key(city))
-    if zh is None:
-        known = ", ".join(f"{k} ({v[0]})" for k, v in _POPULATIONS.items())
-        raise ToolException(f"Unknown city {city!r}. Ask for one of: {known}.")
+    zh = _CITY.find(city, "city")
     en, millions = _POPULATIONS[zh]
     return f"{zh} ({en}): {millions:g} million people"

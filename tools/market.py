@@ -7,9 +7,9 @@ about the cost of a shopping list have exact answers. An unknown item raises
 
 from __future__ import annotations
 
-import unicodedata
+from langchain_core.tools import tool
 
-from langchain_core.tools import ToolException, tool
+from tools._names import NameTable
 
 __all__ = ["KNOWN_ITEMS", "get_price"]
 
@@ -31,19 +31,10 @@ _PRICES: dict[str, tuple[str, int, str]] = {
 KNOWN_ITEMS: tuple[str, ...] = tuple(f"{zh} ({en})" for zh, (en, _, _) in _PRICES.items())
 
 
-def _key(text: str) -> str:
-    folded = unicodedata.normalize("NFKC", text).strip().lower()
-    return "".join(ch for ch in folded if ch.isalnum())
-
-
-def _build_aliases() -> dict[str, str]:
-    aliases = {"apples": "苹果", "bananas": "香蕉", "egg": "鸡蛋", "potatoes": "土豆"}
-    for zh, (en, _, _) in _PRICES.items():
-        aliases[_key(zh)] = aliases[_key(en)] = zh
-    return aliases
-
-
-_ALIASES = _build_aliases()
+_NAMES = NameTable(
+    {zh: en for zh, (en, _, _) in _PRICES.items()},
+    {"apples": "苹果", "bananas": "香蕉", "egg": "鸡蛋", "potatoes": "土豆"},
+)
 
 
 @tool(parse_docstring=True)
@@ -56,8 +47,6 @@ def get_price(item: str) -> str:
     Returns:
         One short line such as "苹果 (apple): 8 yuan per kg".
     """
-    zh = _ALIASES.get(_key(item))
-    if zh is None:
-        raise ToolException(f"Unknown item {item!r}. Ask for one of: {', '.join(KNOWN_ITEMS)}.")
+    zh = _NAMES.find(item, "item")
     en, price, unit = _PRICES[zh]
     return f"{zh} ({en}): {price} yuan per {unit}"
