@@ -20,7 +20,6 @@ from toolkit.local.decision.grounding import (
     adds_new_grounded_values,
     arguments_of,
     conversation_text,
-    defaults_of,
     repeats,
     rules_out_extra_call,
     uses_given_values,
@@ -29,9 +28,7 @@ from toolkit.local.decision.numbers import known_numbers, numbers_of
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.turn import (
     CallJudge,
-    asked_for,
     has_results,
-    last_question,
     turn_start,
 )
 from toolkit.local.format.events import Event, Finished, ToolCallEvent
@@ -104,7 +101,7 @@ class CallWriter:
         found = parse_tool_calls(text, self.job.tool_names, lenient=False).tool_calls
         return pieces, generation, found, False
 
-    def _probes(self, made: list[tuple[str, dict]], grammar: str) -> list[str]:
+    def _probes(self, turn: CallJudge, made: list[tuple[str, dict]], grammar: str) -> list[str]:
         """The grammars one more call is tried under, in order: the tools the question names
         that no call of the answer used yet (the debt ratio asked for after the profit
         margin), the same tool as the call before (the second city of a parallel request),
@@ -114,14 +111,7 @@ class CallWriter:
         if not others:
             return [grammar]
         called = [n for n, _ in made]
-        question = last_question(self.job.messages)
-        parameters = _parameter_names(self.job.tools, called)
-        share = self.policy.asked_share
-        asked = [
-            n
-            for n in others
-            if n not in called and asked_for(n, called, question, share, parameters)
-        ]
+        asked = [n for n in others if n not in called and turn.asks_for(n, called)]
         rest = [n for n in others if n not in asked]
         tools = self.job.tools
         groups = [asked, [last], rest]
@@ -204,10 +194,9 @@ class CallWriter:
                 # Only a call that uses some value the user gave, or of a tool the question
                 # names (the population asked for, of the wrong city), can stand in for a
                 # grounded one.
-                question = last_question(self.job.messages)
                 if uses_given_values(
                     arguments_of(found[0]), turn.grounding, self.policy
-                ) or asked_for(tool, [], question, self.policy.asked_share):
+                ) or turn.asks_for(tool, []):
                     p = (self.names or {}).get(tool, 0.0)
                     fallbacks.append((p, -len(fallbacks), (pieces, generation, found)))
             others = sorted(
@@ -251,20 +240,16 @@ class CallWriter:
     ) -> tuple[list[str], Any, dict] | None:
         """One more call, tried under each probe grammar; ``None`` when none is kept."""
         previous = [arguments for _, arguments in made]
-        defaults = {
-            t["function"]["name"]: defaults_of(t["function"].get("parameters"))
-            for t in self.job.tools or []
-        }
 
         def doomed(value: Any, written: dict[str, Any], tool: str | None) -> bool:
-            exempt = defaults.get(tool or "", frozenset())
+            exempt = turn.defaults.get(tool or "", frozenset())
             if rules_out_extra_call(value, previous, turn.grounding, self.policy, exempt):
                 return True
             earlier = [a for n, a in made if n == tool] + turn.history.arguments.get(tool, [])
             required = turn.required.get(tool or "", [])
             return tool is not None and repeats(written, required, earlier, rearranged=True)
 
-        for probe in self._probes(made, grammar):
+        for probe in self._probes(turn, made, grammar):
             pieces, generation, found, _ = self._attempt(context, probe, doomed)
             if generation.finish_reason != "stop" or len(found) != 1:
                 continue
@@ -272,37 +257,20 @@ class CallWriter:
             if turn.history.redundant(call):
                 continue
             arguments, tool = arguments_of(call), call["function"]["name"]
-            exempt = defaults.get(tool, frozenset())
+            exempt = turn.defaults.get(tool, frozenset())
             if adds_new_grounded_values(arguments, previous, turn.grounding, self.policy, exempt):
                 return pieces, generation, call
             # The answer's values asked of another tool: kept when the question names that
             # tool (the interest coverage of the company whose sales growth was asked for).
             called = [n for n, _ in made]
             same = [a for n, a in made if n == tool]
-            question = last_question(self.job.messages)
             if (
                 tool not in called
                 and adds_new_grounded_values(arguments, same, turn.grounding, self.policy, exempt)
-                and asked_for(
-                    tool,
-                    called,
-                    question,
-                    self.policy.asked_share,
-                    _parameter_names(self.job.tools, called),
-                )
+                and turn.asks_for(tool, called)
             ):
                 return pieces, generation, call
         return None
-
-
-def _parameter_names(tools: list[dict[str, Any]] | None, names: list[str]) -> list[str]:
-    """The parameter names of the named tools."""
-    return [
-        parameter
-        for tool in tools or []
-        if tool["function"]["name"] in names
-        for parameter in (tool["function"].get("parameters") or {}).get("properties") or {}
-    ]
 
 
 def _unused_after(messages: list[dict[str, Any]], calls: list[dict[str, Any]]) -> list[float]:

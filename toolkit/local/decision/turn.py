@@ -16,6 +16,7 @@ from toolkit.local.decision.grounding import (
     CallHistory,
     arguments_of,
     conversation_text,
+    defaults_of,
     repeats,
     ungrounded_values,
 )
@@ -173,7 +174,24 @@ class CallJudge:
         self.grounding = conversation_text(job.messages)
         self.schemas = {t["function"]["name"]: t["function"].get("parameters") for t in job.tools}
         self.required = {n: list((s or {}).get("required") or []) for n, s in self.schemas.items()}
+        self.defaults = {n: defaults_of(s) for n, s in self.schemas.items()}
+        self.question = last_question(job.messages)
         self.doomed_name: str | None = None
+
+    def asks_for(self, tool: str, called: Sequence[str]) -> bool:
+        """:func:`asked_for` on this turn's question, with the called tools' parameter names.
+
+        Args:
+            tool: The candidate tool's name.
+            called: Names of the tools this answer already called.
+
+        Returns:
+            True when the question asks for it.
+        """
+        parameters = [
+            p for n in called for p in (self.schemas.get(n) or {}).get("properties") or {}
+        ]
+        return asked_for(tool, called, self.question, self.policy.asked_share, parameters)
 
     def rejected(self, call: dict[str, Any]) -> bool:
         """Whether a call repeats the conversation or, with "auto", uses values it never gave."""
