@@ -8,6 +8,7 @@ A call may use a number only when the question or a tool result stated it
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -59,12 +60,14 @@ _NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?!\d)")
 _GROUPED = re.compile(r"(?<![\d.])(?<!\d,)\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)")
 
 
+@functools.lru_cache(maxsize=16)
 def known_numbers(text: str) -> frozenset[float]:
     """The numbers a text states, so that a call may use them.
 
     Each number counts as written and, when followed by ``%``, as a fraction too ("5%" grounds
     5 and 0.05); one written with thousands separators counts whole ("$20,000" grounds 20000)
-    as well as by its parts.
+    as well as by its parts. The conversation's text is asked about once per streamed value,
+    so the last few answers are kept.
 
     Args:
         text: The conversation's text (:func:`~toolkit.local.decision.grounding.conversation_text`).
