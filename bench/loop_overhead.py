@@ -9,8 +9,9 @@ Measured side by side in one run, with the same zero-latency scripted model for 
 
 The contenders: the hand-written loop of the seed (``tool.invoke(tool_call)`` one call after
 another), LangChain's ``create_agent`` (a LangGraph graph; its tool node runs calls in a thread
-pool), and :class:`toolkit.loop.ToolLoop` with its default settings (timeouts on, so every tool
-call is handed to one of the loop's long-lived worker threads, see ``toolkit/loop/workers.py``).
+pool), and :class:`toolkit.loop.ToolLoop` with its default settings (timeouts on: the run is carried
+out on one worker thread that runs each single call inline while the caller keeps the time, see
+``toolkit/loop/watch.py``).
 Run: ``python bench/loop_overhead.py``.
 """
 

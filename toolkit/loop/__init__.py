@@ -7,7 +7,10 @@ One control flow serves sync and async runs alike; every tool call gets exactly 
 * :mod:`~toolkit.loop.tool_loop` — :class:`ToolLoop`, which binds the tools and runs;
 * :mod:`~toolkit.loop.flow` — the steps of a run, written once, and their sync/async drivers;
 * :mod:`~toolkit.loop.record` — the books of a run in progress (counters, budgets, hints);
-* :mod:`~toolkit.loop.execution` — one tool call in, exactly one ``ToolMessage`` out;
+* :mod:`~toolkit.loop.watch` — :meth:`ToolLoop.run` with time limits: the run on one worker
+  thread, its single calls inline, the caller keeping the time;
+* :mod:`~toolkit.loop.execution` — tool calls in, exactly one ``ToolMessage`` each out;
+* :mod:`~toolkit.loop.answers` — the checks, limits and verdict of one call, which both share;
 * :mod:`~toolkit.loop.workers` — the long-lived threads calls with a timeout run on;
 * :mod:`~toolkit.loop.arguments` — decoding and checking a call's arguments;
 * :mod:`~toolkit.loop.recovery` — the ``ChatOpenAI`` repair for unparseable arguments;

@@ -20,14 +20,16 @@ Timeouts: synchronous tools run on daemon threads (reused between calls) and asy
 as tasks on the event loop, which are cancelled when they time out. Python cannot stop a thread,
 so a synchronous tool that times out keeps running in the background until its function returns;
 its result is then discarded, and a daemon thread never keeps the process alive.
+(:meth:`ToolLoop.run` runs a single call inline on its own worker thread instead, see
+:mod:`toolkit.loop.watch`.)
 
 Each failure is a :class:`~toolkit.errors.ToolCallError` (the model's mistake) or a
 :class:`~toolkit.errors.ToolExecutionError` (the tool's), whose message becomes the
 ``ToolMessage``; :func:`execute_tool_call` raises it instead with ``raise_errors=True``.
 
-The sync and async executors share one core: the checks before a call (:func:`_prepare`), the
-start of a batch (:func:`_start_all`) and the verdict once a call has ended or run out of time
-(:func:`_settle`); each only waits in its own way.
+The sync and async executors share one core, :mod:`toolkit.loop.answers` (the checks before a
+call, its limits and the verdict once it has ended or run out of time), and the start of a batch
+(:func:`_start_all`); each only waits in its own way.
 """
 
 from __future__ import annotations
@@ -37,174 +39,34 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 from langchain_core.messages import ToolMessage
 from langchain_core.runnables import RunnableConfig
-from langchain_core.tools import BaseTool, ToolException
+from langchain_core.tools import BaseTool
 
-from toolkit.errors import (
-    InvalidArgumentsError,
-    ToolExecutionError,
-    ToolkitError,
-    ToolTimeoutError,
-    UnknownToolError,
+from toolkit.loop.answers import (
+    Failure,
+    Limits,
+    Ready,
+    has_coroutine,
+    invoke_sync,
+    message_of,
+    prepare,
+    settle,
 )
-from toolkit.loop.arguments import check_arguments, decode_arguments, describe_parameters
 from toolkit.loop.settings import LoopSettings
 from toolkit.loop.workers import WORKERS
-from toolkit.wire import json_text
 
 __all__ = ["aexecute_tool_calls", "execute_tool_call", "execute_tool_calls"]
 
 
-@dataclass(frozen=True)
-class _Ready:
-    """A call that passed every check: the tool and the LangChain ``ToolCall`` to invoke it with."""
-
-    tool: BaseTool
-    call: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class _Failure:
-    """A call that failed: the error, and what the ``ToolMessage`` tells the model about it."""
-
-    call_id: str
-    name: str
-    error: ToolkitError
-    advice: str = ""
-
-    def message(self) -> ToolMessage:
-        text = f"Error: {self.error}{self.advice}"
-        return ToolMessage(text, tool_call_id=self.call_id, name=self.name, status="error")
-
-
-@dataclass(frozen=True)
-class _Limits:
-    """What bounds each call of a batch: its own timeout, the run's deadline, the result size."""
-
-    timeout: float | None
-    deadline: float | None
-    max_result_chars: int | None
-
-    def remaining(self, started: float) -> tuple[float | None, bool]:
-        """Seconds a call started at ``started`` may still run, and whether the deadline binds."""
-        own = None if self.timeout is None else started + self.timeout
-        if self.deadline is not None and (own is None or self.deadline < own):
-            return max(self.deadline - time.monotonic(), 0.0), True
-        return (None if own is None else max(own - time.monotonic(), 0.0)), False
-
-
-def _prepare(call: Mapping[str, Any], tools_by_name: Mapping[str, BaseTool]) -> _Ready | _Failure:
-    call_id, name = call.get("id") or "", call.get("name") or ""
-    tool = tools_by_name.get(name)
-    if tool is None:
-        unknown = UnknownToolError(name, sorted(tools_by_name))
-        return _Failure(call_id, name, unknown, " Use a name from this list exactly.")
-    try:
-        if call.get("type") == "invalid_tool_call":
-            args = decode_arguments(call.get("args"))
-        else:
-            args = call.get("args") or {}
-    except InvalidArgumentsError as exc:
-        text = (
-            f"cannot read the arguments for tool {name!r}: {exc}\n{describe_parameters(tool)} "
-            "Send the arguments as a JSON object."
-        )
-        return _Failure(call_id, name, InvalidArgumentsError(text))
-    problems = check_arguments(tool, args)
-    if problems:
-        listed = "\n".join(f"- {problem}" for problem in problems)
-        usage = describe_parameters(tool)
-        text = f"invalid arguments for tool {name!r}:\n{listed}\n{usage} Call it again."
-        return _Failure(call_id, name, InvalidArgumentsError(text))
-    return _Ready(tool, {"name": name, "args": args, "id": call_id, "type": "tool_call"})
-
-
-def _settle(
-    ready: _Ready, ended: bool, result: Callable[[], Any], by_deadline: bool, limits: _Limits
-) -> ToolMessage | _Failure:
-    """The answer to a call that ended (``result()`` gives its output) or ran out of time."""
-    if not ended:
-        return _timed_out(ready, limits.timeout, by_deadline)
-    try:
-        output = result()
-    except Exception as exc:
-        return _failed(ready, exc)
-    return _outcome(ready, output, limits.max_result_chars)
-
-
-def _outcome(ready: _Ready, output: Any, max_result_chars: int | None) -> ToolMessage:
-    call = ready.call
-    if isinstance(output, ToolMessage):
-        message = output
-    else:
-        content = output if isinstance(output, str) else json_text(output)
-        message = ToolMessage(content=content, tool_call_id=call["id"], name=call["name"])
-    content = message.content
-    text = content if isinstance(content, str) else json_text(content)
-    if max_result_chars is not None and len(text) > max_result_chars:
-        note = (
-            f"\n[truncated: the result has {len(text)} characters; only the first "
-            f"{max_result_chars} are shown (max_result_chars). Ask for less to see the rest.]"
-        )
-        message = message.model_copy(update={"content": text[:max_result_chars] + note})
-    return message
-
-
-def _failed(ready: _Ready, exc: BaseException) -> _Failure:
-    """A tool raised: its message (a ``ToolException`` speaks to the model), else type + message."""
-    name, text = ready.call["name"], str(exc).strip() or "(no message)"
-    what = "failed" if isinstance(exc, ToolException) else f"raised {type(exc).__name__}"
-    end = "" if text.endswith((".", "!", "?")) else "."
-    advice = "Check the arguments, or answer without this tool."
-    error = ToolExecutionError(f"tool {name!r} {what}: {text}{end} {advice}")
-    error.__cause__ = exc
-    return _Failure(ready.call["id"], name, error)
-
-
-def _timed_out(ready: _Ready, timeout: float | None, by_deadline: bool) -> _Failure:
-    name = ready.call["name"]
-    why = (
-        "the run's time budget (max_wall_time) ran out while it was running"
-        if by_deadline
-        else f"it did not finish within {timeout:g} s (tool_timeout)"
-    )
-    error = ToolTimeoutError(
-        f"tool {name!r} was stopped: {why}. Its result is discarded; try simpler arguments "
-        "or answer without it."
-    )
-    return _Failure(ready.call["id"], name, error)
-
-
-def _message(answer: ToolMessage | _Failure) -> ToolMessage:
-    return answer.message() if isinstance(answer, _Failure) else answer
-
-
-def _is_async_only(tool: BaseTool) -> bool:
-    return getattr(tool, "func", True) is None and getattr(tool, "coroutine", None) is not None
-
-
-def _has_coroutine(tool: BaseTool) -> bool:
-    if hasattr(tool, "coroutine"):  # StructuredTool and Tool
-        return tool.coroutine is not None
-    return type(tool)._arun is not BaseTool._arun
-
-
-def _invoke_sync(ready: _Ready, config: RunnableConfig | None) -> Any:
-    if _is_async_only(ready.tool):
-        return asyncio.run(ready.tool.ainvoke(ready.call, config))
-    return ready.tool.invoke(ready.call, config)
-
-
 def _start_all(
-    prepared: list[_Ready | _Failure], start: Callable[[_Ready, threading.Event | None], Any]
+    prepared: list[Ready | Failure], start: Callable[[Ready, threading.Event | None], Any]
 ) -> dict[int, tuple[Any, float]]:
     """Start every ready call of a batch together (threads wait at a gate until all are in)."""
-    ready = [(index, item) for index, item in enumerate(prepared) if isinstance(item, _Ready)]
+    ready = [(index, item) for index, item in enumerate(prepared) if isinstance(item, Ready)]
     gate = threading.Event() if len(ready) > 1 else None
     started = {index: (start(item, gate), time.monotonic()) for index, item in ready}
     if gate is not None:
@@ -216,26 +78,26 @@ def _answers(
     tool_calls: Sequence[Mapping[str, Any]],
     tools_by_name: Mapping[str, BaseTool],
     parallel: bool,
-    limits: _Limits,
+    limits: Limits,
     config: RunnableConfig | None,
-) -> Iterator[ToolMessage | _Failure]:
+) -> Iterator[ToolMessage | Failure]:
     """The sync executor: each call's answer, in call order, as soon as it is known."""
-    prepared = [_prepare(call, tools_by_name) for call in tool_calls]
+    prepared = [prepare(call, tools_by_name) for call in tool_calls]
     bounded = limits.timeout is not None or limits.deadline is not None
     if not bounded and (not parallel or len(prepared) < 2):  # nothing to wait for: run inline
         for ready in prepared:
-            if isinstance(ready, _Failure):
+            if isinstance(ready, Failure):
                 yield ready
             else:
-                yield _settle(ready, True, partial(_invoke_sync, ready, config), False, limits)
+                yield settle(ready, True, partial(invoke_sync, ready, config), False, limits)
         return
 
-    def start(ready: _Ready, gate: threading.Event | None) -> Any:
-        return WORKERS.submit(partial(_invoke_sync, ready, config), gate)
+    def start(ready: Ready, gate: threading.Event | None) -> Any:
+        return WORKERS.submit(partial(invoke_sync, ready, config), gate)
 
     running = _start_all(prepared, start) if parallel else {}
     for index, ready in enumerate(prepared):
-        if isinstance(ready, _Failure):
+        if isinstance(ready, Failure):
             yield ready
             continue
         future, started = running.get(index) or (start(ready, None), time.monotonic())
@@ -245,7 +107,7 @@ def _answers(
             ended = True
         except FutureTimeout:
             ended = False
-        yield _settle(ready, ended, future.result, by_deadline, limits)
+        yield settle(ready, ended, future.result, by_deadline, limits)
 
 
 def execute_tool_calls(
@@ -275,8 +137,8 @@ def execute_tool_calls(
     Yields:
         One ``ToolMessage`` per call, with the call's id; ``status="error"`` when it failed.
     """
-    limits = _Limits(timeout, deadline, max_result_chars)
-    return map(_message, _answers(tool_calls, tools_by_name, parallel, limits, config))
+    limits = Limits(timeout, deadline, max_result_chars)
+    return map(message_of, _answers(tool_calls, tools_by_name, parallel, limits, config))
 
 
 def execute_tool_call(
@@ -311,16 +173,16 @@ def execute_tool_call(
         ToolTimeoutError: With ``raise_errors``, the tool ran past ``timeout``.
         ToolExecutionError: With ``raise_errors``, the tool raised (the ``__cause__``).
     """
-    limits = _Limits(timeout, None, max_result_chars)
+    limits = Limits(timeout, None, max_result_chars)
     answer = next(_answers([tool_call], tools_by_name, False, limits, config))
-    if raise_errors and isinstance(answer, _Failure):
+    if raise_errors and isinstance(answer, Failure):
         raise answer.error
-    return _message(answer)
+    return message_of(answer)
 
 
-def _launch(ready: _Ready, config: RunnableConfig | None, gate: threading.Event | None) -> Any:
+def _launch(ready: Ready, config: RunnableConfig | None, gate: threading.Event | None) -> Any:
     """Start one call: async tools as a task on the running loop, sync tools in a thread."""
-    if _has_coroutine(ready.tool):
+    if has_coroutine(ready.tool):
         return asyncio.ensure_future(ready.tool.ainvoke(ready.call, config))
     return asyncio.wrap_future(WORKERS.submit(partial(ready.tool.invoke, ready.call, config), gate))
 
@@ -349,15 +211,15 @@ async def aexecute_tool_calls(
     Yields:
         One ``ToolMessage`` per call, in call order.
     """
-    limits = _Limits(timeout, deadline, max_result_chars)
-    prepared = [_prepare(call, tools_by_name) for call in tool_calls]
+    limits = Limits(timeout, deadline, max_result_chars)
+    prepared = [prepare(call, tools_by_name) for call in tool_calls]
 
-    async def answer(ready: _Ready, running: asyncio.Future, started: float) -> ToolMessage:
+    async def answer(ready: Ready, running: asyncio.Future, started: float) -> ToolMessage:
         limit, by_deadline = limits.remaining(started)
         done, _ = await asyncio.wait({running}, timeout=limit)
         if not done:
             running.cancel()
-        return _message(_settle(ready, bool(done), running.result, by_deadline, limits))
+        return message_of(settle(ready, bool(done), running.result, by_deadline, limits))
 
     launched: dict[int, tuple[Any, float]] = {}
     tasks: dict[int, asyncio.Future] = {}
@@ -366,7 +228,7 @@ async def aexecute_tool_calls(
         tasks = {i: asyncio.ensure_future(answer(prepared[i], *run)) for i, run in launched.items()}
     try:
         for index, ready in enumerate(prepared):
-            if isinstance(ready, _Failure):
+            if isinstance(ready, Failure):
                 yield ready.message()
             elif parallel:
                 yield await tasks[index]

@@ -22,7 +22,7 @@ from typing import Any
 
 from langchain_core.callbacks.manager import AsyncCallbackManager, CallbackManager
 from langchain_core.messages import BaseMessage
-from langchain_core.runnables import Runnable
+from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import patch_config
 from langchain_core.tools import BaseTool
 
@@ -30,7 +30,16 @@ from toolkit.loop.execution import aexecute_tool_calls, execute_tool_calls
 from toolkit.loop.record import RunRecord
 from toolkit.loop.result import LoopResult
 
-__all__ = ["Bound", "CallModel", "RunCalls", "adrive", "drive", "run_steps"]
+__all__ = [
+    "Bound",
+    "CallModel",
+    "RunCalls",
+    "adrive",
+    "close_trace",
+    "drive",
+    "open_trace",
+    "run_steps",
+]
 
 
 @dataclass(frozen=True)
@@ -119,9 +128,7 @@ def drive(run: RunRecord, bound: Bound) -> Generator[BaseMessage, None, LoopResu
     Returns:
         The result of the run.
     """
-    manager = _manager(run, CallbackManager)
-    tracer = manager.on_chain_start(None, **_trace(run)) if manager.handlers else None
-    child = patch_config(run.config, callbacks=tracer.get_child()) if tracer else run.given_config
+    tracer, child = open_trace(run)
     try:
         for step in run_steps(run, bound):
             if isinstance(step, CallModel):
@@ -136,13 +143,29 @@ def drive(run: RunRecord, bound: Bound) -> Generator[BaseMessage, None, LoopResu
             else:
                 yield step
     except BaseException as exc:
-        if tracer:
-            tracer.on_chain_error(exc)
+        close_trace(tracer, run, exc)
         raise
-    result = run.result()
-    if tracer:
-        tracer.on_chain_end(_outputs(result))
-    return result
+    close_trace(tracer, run)
+    return run.result()
+
+
+def open_trace(run: RunRecord) -> tuple[Any, RunnableConfig | None]:
+    """Open a sync run's own trace: its run manager (``None`` without handlers), and the
+    config every call in the run gets (its callbacks children of the run's trace)."""
+    manager = _manager(run, CallbackManager)
+    tracer = manager.on_chain_start(None, **_trace(run)) if manager.handlers else None
+    child = patch_config(run.config, callbacks=tracer.get_child()) if tracer else run.given_config
+    return tracer, child
+
+
+def close_trace(tracer: Any, run: RunRecord, error: BaseException | None = None) -> None:
+    """Close a sync run's own trace with its outcome, or with the exception that ended it."""
+    if tracer is None:
+        return
+    if error is not None:
+        tracer.on_chain_error(error)
+    else:
+        tracer.on_chain_end(_outputs(run.result()))
 
 
 async def adrive(run: RunRecord, bound: Bound) -> AsyncIterator[BaseMessage]:

@@ -27,6 +27,7 @@ from toolkit.loop.record import RunRecord
 from toolkit.loop.recovery import recovering_chat_model
 from toolkit.loop.result import LoopResult
 from toolkit.loop.settings import LoopSettings, check_tool_choice, forces_a_call
+from toolkit.loop.watch import WatchedRun
 
 __all__ = ["ToolLoop"]
 
@@ -94,6 +95,12 @@ class ToolLoop:
     ) -> LoopResult:
         """Run the loop to the end.
 
+        With a time limit set (``tool_timeout`` or ``max_wall_time``, the default) the run is
+        carried out on one worker thread, which calls the model and runs a single tool call
+        inline, while this thread keeps the time and takes over from a call that outlives its
+        limit (see :mod:`toolkit.loop.watch`); ``on_message`` is still called on this thread.
+        Without limits everything runs on this thread.
+
         Args:
             question: A question, or the conversation so far.
             on_message: Called with every new message as it is appended (for live display).
@@ -101,7 +108,10 @@ class ToolLoop:
         Returns:
             The result: transcript, status, answer, model calls, token usage and a hint.
         """
-        steps = self.steps(question)
+        settings = self.settings
+        if settings.tool_timeout is not None or settings.max_wall_time is not None:
+            return WatchedRun(self._record(question), self._bound, on_message).result()
+        steps = self.steps(question)  # nothing to keep to time: the run stays on this thread
         while True:
             try:
                 message = next(steps)

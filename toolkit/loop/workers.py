@@ -76,5 +76,5 @@ class DaemonWorkers:
                 self._idle += 1
 
 
-#: The worker threads every tool call with a timeout runs on.
+#: The worker threads timed tool calls and timed runs (:mod:`toolkit.loop.watch`) run on.
 WORKERS = DaemonWorkers()
