@@ -8,6 +8,7 @@ garbage, corrupt or truncated model file refused at start with one line naming t
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import threading
@@ -16,10 +17,11 @@ from pathlib import Path
 
 import httpx
 import pytest
+from helpers import clean_env
 from pydantic import SecretStr
 
 from toolkit.commands.serve import is_loopback
-from toolkit.config import Settings, load_settings
+from toolkit.config import LOCAL_MODEL_NAME, Settings, load_settings
 from toolkit.local.runtime.weights import resolve_model_path
 from toolkit.local.server.app import MAX_BODY_BYTES
 from toolkit.local.server.runner import EmbeddedServer
@@ -224,3 +226,25 @@ def test_a_bad_model_flag_is_refused_at_start_in_one_line(tmp_path: Path) -> Non
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert f"llama.cpp cannot load '{path}'" in done.stderr
+
+
+def test_serve_names_the_embedded_model_when_a_provider_is_configured_for_clients() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = clean_env(OPENAI_API_KEY="sk-for-the-clients-7f3e")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "toolkit", "serve", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        banner = next(line for line in server.stderr if "serving" in line)
+        listed = httpx.get(f"http://127.0.0.1:{port}/v1/models", timeout=30).json()
+    finally:
+        server.terminate()
+        server.wait(30)
+    assert f"serving {LOCAL_MODEL_NAME} at http://127.0.0.1:{port}/v1" in banner
+    assert [model["id"] for model in listed["data"]] == [LOCAL_MODEL_NAME]

@@ -18,7 +18,7 @@ import sys
 
 from rich.console import Console
 
-from toolkit.config import Settings, load_settings
+from toolkit.config import LOCAL_MODEL_NAME, Settings, load_settings
 from toolkit.errors import ConfigError, PromptError
 from toolkit.wire import normalise_tool_choice
 
@@ -85,7 +85,13 @@ def is_loopback(host: str) -> bool:
 
 
 def _settings(args: argparse.Namespace) -> Settings:
+    """The embedded model's settings: a provider configured for clients is not what is served,
+    so its name and key stay out of the banner and the responses."""
     settings = load_settings()
+    if not settings.is_local:
+        settings = settings.with_overrides(
+            provider="local", base_url=None, api_key=None, model=LOCAL_MODEL_NAME
+        )
     if args.model:
         settings = settings.with_overrides(local_model_path=os.path.abspath(args.model))
     return settings
