@@ -89,6 +89,31 @@ def test_the_final_answer_step_asks_anew_with_the_labelled_results() -> None:
     assert answer_messages(messages[:4]) is None  # no results in this turn
 
 
+def test_when_every_result_failed_the_final_answer_step_asks_what_went_wrong() -> None:
+    from toolkit.local.decision.prompt import answer_messages
+
+    call = {"id": "a", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}
+    failed = "Error: tool 'get_weather' failed: Unknown city 'Paris'."
+    turn = [
+        {"role": "user", "content": "What's the weather in Paris?"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "a", "content": failed},
+    ]
+    body = answer_messages(turn)[-1]["content"]
+    assert "get_weather() = Error: tool 'get_weather' failed" in body
+    assert body.endswith("tell the user that the answer could not be found, and why.")
+    chinese = answer_messages([{"role": "user", "content": "巴黎天气怎么样？"}, *turn[1:]])
+    assert chinese[-1]["content"].endswith("请用一句完整的话告诉用户无法得到答案，并说明原因。")
+    second = {**call, "id": "b"}
+    mixed = [
+        *turn[:1],
+        {"role": "assistant", "content": None, "tool_calls": [call, second]},
+        turn[2],
+        {"role": "tool", "tool_call_id": "b", "content": "6 °C"},
+    ]
+    assert answer_messages(mixed)[-1]["content"].endswith("that states the result.")
+
+
 def test_a_number_with_thousands_separators_is_known_whole() -> None:
     known = known_numbers("net income $20,000, revenue $1,250,000.5; sides 3,4,5")
     assert {20000.0, 1250000.5, 3.0, 4.0, 5.0} <= known

@@ -171,6 +171,16 @@ _ANSWER_ASK = {
 }
 
 
+#: The request of the final-answer step when every result of the turn is an error.
+_FAILED_ASK = {
+    "zh": "这些函数调用都失败了。请用一句完整的话告诉用户无法得到答案，并说明原因。",
+    "en": (
+        "These function calls failed. In one complete sentence, tell the user that the answer "
+        "could not be found, and why."
+    ),
+}
+
+
 def _language(text: str) -> str:
     return "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "en"
 
@@ -215,7 +225,10 @@ def answer_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any
     question, results = turn_results(messages)
     if not question or not results:
         return None
-    head, listed, ask = _ANSWER_ASK[_language(question)]
+    language = _language(question)
+    head, listed, ask = _ANSWER_ASK[language]
+    if _all_failed(messages):  # nothing to state: the answer says what went wrong
+        ask = _FAILED_ASK[language]
     body = f"{head}{question}\n\n{listed}\n" + "\n".join(results) + f"\n\n{ask}"
     system = [
         {"role": "system", "content": content_text(m.get("content"))}
@@ -223,3 +236,15 @@ def answer_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any
         if m.get("role") in ("system", "developer")
     ]
     return [*system, {"role": "user", "content": body}]
+
+
+def _all_failed(messages: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether every tool result since the last user message is an error (``Error: ...``, as
+    the loop's executor, LangGraph's tool node and the seed's defensive loop write them)."""
+    results: list[str] = []
+    for message in reversed(messages):
+        if message.get("role") == "user":
+            break
+        if message.get("role") == "tool":
+            results.append(content_text(message.get("content")).lstrip())
+    return bool(results) and all(text.startswith("Error") for text in results)
