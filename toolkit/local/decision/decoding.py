@@ -200,7 +200,9 @@ class _Decoder(CallWriter):
         should have called a tool: a call written out (a ``{`` and a quote: generation stops
         there), a repeat of the question, or — before any tool result — a number nobody
         stated while the model would name an offered tool. Then the answer is decoded as
-        calls instead; otherwise the text is given as it is.
+        calls instead; otherwise the text is given as it is. A call written out while the
+        model would not name an offered tool (``name_threshold``) is of a function these
+        tools do not have: the answer is the text before it, when there is any.
         """
         generation = self.engine.generate(
             self.tokens,
@@ -209,22 +211,27 @@ class _Decoder(CallWriter):
             cancel=self.cancel,
             ban_first=self._not_text(),
         )
-        text, leaked = "", False
+        text, leaked = "", None
         for piece in generation:
             text += piece
-            if _CALL_OPENING.search(text):
-                leaked = True
+            leaked = _CALL_OPENING.search(text)
+            if leaked:
                 generation.close()
                 break
         self.used += generation.completion_tokens
+        before = text[: leaked.start()].strip() if leaked else ""
         text = text.strip()
         echo = bool(text) and _folded(text) == _folded(last_question(self.job.messages))
         if leaked or echo or self._invents_numbers(text):
             self.measure_names()
             p_name = 1.0 if self.p_name is None else self.p_name
-            if leaked or echo or p_name >= self.policy.name_threshold:
+            # A call written out is one of these tools' only when the model would name one; a
+            # function it would name that is not offered leaves the words before the call.
+            foreign = leaked and p_name < self.policy.name_threshold and bool(before)
+            if not foreign and (leaked or echo or p_name >= self.policy.name_threshold):
                 yield from self.calls(None)
                 return
+            text = before if foreign else text
         if text:
             yield ContentDelta(text)
         yield self._finished(generation.finish_reason or "stop", "text")
