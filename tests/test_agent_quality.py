@@ -1,4 +1,4 @@
-"""The embedded model as an agent, over real HTTP: the four ways a small model goes wrong.
+"""The embedded model as an agent, over real HTTP: the ways a small model goes wrong.
 
 Each test is a case of one failure class, run end to end through clients nobody on the team
 wrote (the seed's own tinyLangChain typed in as printed, LangGraph's ``create_agent``) or the
@@ -7,7 +7,8 @@ toolkit's loop:
 1. the final answer repeats one tool result instead of answering;
 2. a factual question with a fitting tool is answered with an invented fact;
 3. call JSON leaks into a text answer;
-4. a chain's later step uses wrong values, or the loop runs out of steps repeating calls.
+4. a chain's later step uses wrong values, or the loop runs out of steps repeating calls;
+5. a tool that cannot help (it answers with an error) is reported as a value it never gave.
 """
 
 from __future__ import annotations
@@ -147,3 +148,12 @@ def test_a_lookup_chain_uses_the_looked_up_values(local_server) -> None:
     )
     assert re.search(r"2\.1", result.answer), result.answer
     assert result.model_calls <= 4
+
+
+def test_a_tool_that_cannot_help_gets_an_answer_that_says_so(local_server) -> None:
+    result = ToolLoop(_chat(local_server), [get_weather]).run("东京今天多少度？")
+    assert result.answered, result.hint
+    failed = [m for m in result.transcript if m.type == "tool"]
+    assert failed and all(m.status == "error" for m in failed)  # Tokyo is not in the tool's data
+    assert re.search(r"无法|不能|没有|未知|找不到|不知道|抱歉", result.answer), result.answer
+    assert not re.search(r"\d+\s*(°|度|摄氏)", result.answer), result.answer  # no invented reading

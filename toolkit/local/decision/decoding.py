@@ -201,8 +201,8 @@ class _Decoder(CallWriter):
         there), a repeat of the question, or — before any tool result — a number nobody
         stated while the model would name an offered tool. Then the answer is decoded as
         calls instead; otherwise the text is given as it is. A call written out while the
-        model would not name an offered tool (``name_threshold``) is of a function these
-        tools do not have: the answer is the text before it, when there is any.
+        model would hardly name an offered tool (``foreign_call_threshold``) is of a function
+        these tools do not have: the answer is the text before it, when there is any.
         """
         generation = self.engine.generate(
             self.tokens,
@@ -225,9 +225,9 @@ class _Decoder(CallWriter):
         if leaked or echo or self._invents_numbers(text):
             self.measure_names()
             p_name = 1.0 if self.p_name is None else self.p_name
-            # A call written out is one of these tools' only when the model would name one; a
-            # function it would name that is not offered leaves the words before the call.
-            foreign = leaked and p_name < self.policy.name_threshold and bool(before)
+            # A call written out while the model would hardly name any offered tool is of a
+            # function these tools do not have: the words before it are the answer.
+            foreign = leaked and p_name < self.policy.foreign_call_threshold and bool(before)
             if not foreign and (leaked or echo or p_name >= self.policy.name_threshold):
                 yield from self.calls(None)
                 return

@@ -50,7 +50,13 @@ DEFAULT_NUDGE = (
 #: (see :func:`toolkit.local.decision.prompt.results_nudge`).
 RESULTS_NUDGE = "Answer the user's question in plain text using the function results above."
 
-_PROBABILITIES = ("text_threshold", "name_threshold", "name_floor", "alternative_threshold")
+_PROBABILITIES = (
+    "text_threshold",
+    "name_threshold",
+    "name_floor",
+    "alternative_threshold",
+    "foreign_call_threshold",
+)
 
 
 @dataclass(frozen=True)
@@ -66,6 +72,12 @@ class ToolPolicy:
             this counts as zero (the name is not followed further: it saves evaluations).
         alternative_threshold: When the most likely call is redundant, another tool is tried
             only if the model names it with at least this probability.
+        foreign_call_threshold: A call written out in a text answer is taken for a call of a
+            function the tools do not have — the words before it are the answer — when the
+            model's probability of naming an offered tool is under this; at or above it, the
+            answer is decoded as calls. Chosen on the BFCL dev split (the first 50 cases of
+            each category): written-out calls of functions not offered came with 0.00–0.03,
+            of offered tools with odd names (``ChaFod``, ``uber.ride``) 0.20–0.35.
         word_share: A multi-word argument value counts as mentioned in the conversation when
             at least this share of its words occur there as whole words.
         asked_share: An extra call of another tool that brings no value new to the answer is
@@ -96,6 +108,7 @@ class ToolPolicy:
     name_threshold: float = 0.5
     name_floor: float = 1e-3
     alternative_threshold: float = 0.01
+    foreign_call_threshold: float = 0.1
     word_share: float = 0.5
     asked_share: float = 0.5
     min_extra_call_tokens: int = 9
