@@ -8,7 +8,8 @@ toolkit's loop:
 2. a factual question with a fitting tool is answered with an invented fact;
 3. call JSON leaks into a text answer;
 4. a chain's later step uses wrong values, or the loop runs out of steps repeating calls;
-5. a tool that cannot help (it answers with an error) is reported as a value it never gave.
+5. a tool that cannot help (it answers with an error) is reported as a value it never gave;
+6. a question no offered tool fits is forced onto the one tool there is.
 """
 
 from __future__ import annotations
@@ -157,3 +158,34 @@ def test_a_tool_that_cannot_help_gets_an_answer_that_says_so(local_server) -> No
     assert failed and all(m.status == "error" for m in failed)  # Tokyo is not in the tool's data
     assert re.search(r"无法|不能|没有|未知|找不到|不知道|抱歉", result.answer), result.answer
     assert not re.search(r"\d+\s*(°|度|摄氏)", result.answer), result.answer  # no invented reading
+
+
+_BMI = {
+    "type": "function",
+    "function": {
+        "name": "body_mass_index",
+        "description": "Compute a person's body mass index.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "weight": {"type": "number", "description": "Weight in kilograms."},
+                "height": {"type": "number", "description": "Height in meters."},
+            },
+            "required": ["weight", "height"],
+        },
+    },
+}
+
+
+def test_a_question_no_tool_fits_is_not_forced_onto_the_tool_there_is(local_server) -> None:
+    # The model starts writing a call of a function that is not offered (a triangle's area);
+    # the only tool offered must not be called with the triangle's numbers instead.
+    question = (
+        "Calculate the area of a triangle given the base is 10 meters and height is 5 meters."
+    )
+    body = {"messages": [{"role": "user", "content": question}], "tools": [_BMI]}
+    reply = httpx.post(f"{local_server.base_url}/chat/completions", json=body, timeout=900)
+    message = reply.json()["choices"][0]["message"]
+    assert not message.get("tool_calls"), message
+    content = message.get("content") or ""
+    assert "triangle" in content.lower() and not leaked_call(content), content
