@@ -138,3 +138,31 @@ def test_an_exception_in_on_message_reaches_the_caller_and_stops_the_run():
 
     with pytest.raises(RuntimeError, match="display failed"):
         ToolLoop(model, [add]).run("go", on_message=on_message)
+
+
+def test_what_an_abandoned_call_raises_late_never_reaches_the_caller():
+    release, raised = threading.Event(), threading.Event()
+
+    def stuck(city: str) -> str:
+        release.wait(10)
+        raised.set()
+        raise Stop("too late")  # after the run gave up on this call
+
+    def after_the_late_raise(messages):
+        assert raised.wait(10)  # the abandoned call has raised before the run goes on
+        return ask(("add", {"x": 1, "y": 2}, "a1"))
+
+    slow = StructuredTool.from_function(stuck, name="slow", description="Slow.")
+    script = [ask(("slow", {"city": "北京"}, "s1")), after_the_late_raise, "3"]
+    seen: list = []
+
+    def on_message(message) -> None:
+        seen.append(message)
+        if isinstance(message, ToolMessage) and message.tool_call_id == "s1":
+            release.set()  # answered with the timeout: now let the abandoned call raise
+
+    result = ToolLoop(ScriptedChatModel(script), [slow, add], tool_timeout=0.2).run(
+        "go", on_message=on_message
+    )
+    assert result.answer == "3" and seen == result.transcript
+    assert "tool_timeout" in result.transcript[2].content

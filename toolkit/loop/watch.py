@@ -168,9 +168,10 @@ class WatchedRun:
                     self._inbox.put(_End())
                     return
                 self._do(step, token)
-        except BaseException as exc:  # re-raised on the caller's thread
-            close_trace(self._tracer, self._run, exc)
-            self._inbox.put(_End(exc))
+        except BaseException as exc:  # re-raised on the caller's thread, if still its run
+            if self._owns(token):
+                close_trace(self._tracer, self._run, exc)
+                self._inbox.put(_End(exc))
 
     def _do(self, step: BaseMessage | CallModel | RunCalls, token: int) -> None:
         run = self._run
