@@ -13,6 +13,7 @@ import asyncio
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from langchain_core.messages import ToolMessage
@@ -244,12 +245,7 @@ def inline_call(
         return timed_out(ready, limits.timeout, by_deadline).message()
 
     def run() -> ToolMessage:
-        try:
-            output = invoke_sync(ready, config)
-        except Exception as exc:
-            answer: ToolMessage | Failure = failed(ready, exc)
-        else:
-            answer = outcome(ready, output, limits.max_result_chars)
+        answer = settle(ready, True, partial(invoke_sync, ready, config), by_deadline, limits)
         if due is not None and time.monotonic() > due:  # as late as one the caller gave up on
             return give_up()
         return message_of(answer)
