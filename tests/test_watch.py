@@ -11,6 +11,7 @@ import time
 
 import pytest
 from fixtures.loop_tools import add, get_weather
+from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import StructuredTool
 
@@ -129,15 +130,46 @@ def test_a_base_exception_from_the_model_reaches_the_caller():
         ToolLoop(ScriptedChatModel([explode]), [add]).run("go")
 
 
-def test_an_exception_in_on_message_reaches_the_caller_and_stops_the_run():
-    model = ScriptedChatModel([ask(("add", {"x": 1, "y": 2}, "a1")), "3"])
+class _Ends(BaseCallbackHandler):
+    """How the run's own trace ended: each on_chain_end and on_chain_error, in order."""
+
+    def __init__(self) -> None:
+        self.ends: list[str] = []
+        self.ended = threading.Event()
+
+    def on_chain_end(self, outputs, **kwargs) -> None:
+        self.ends.append(f"end: {outputs['status']}")
+        self.ended.set()
+
+    def on_chain_error(self, error, **kwargs) -> None:
+        self.ends.append(f"error: {error}")
+        self.ended.set()
+
+
+def test_an_exception_in_on_message_reaches_the_caller_and_ends_the_runs_trace():
+    trace = _Ends()
+
+    def after_the_trace_ended(messages) -> str:
+        assert trace.ended.wait(10)  # the carrier is held until the caller's side ended the run
+        return "3"
+
+    model = ScriptedChatModel([ask(("add", {"x": 1, "y": 2}, "a1")), after_the_trace_ended])
 
     def on_message(message) -> None:
         if isinstance(message, AIMessage):
             raise RuntimeError("display failed")
 
+    loop = ToolLoop(model, [add], config={"callbacks": [trace]})
     with pytest.raises(RuntimeError, match="display failed"):
-        ToolLoop(model, [add]).run("go", on_message=on_message)
+        loop.run("go", on_message=on_message)
+    assert trace.ends == ["error: display failed"]  # once, by the caller's side
+
+
+def test_a_run_that_answers_ends_its_trace_once():
+    trace = _Ends()
+    model = ScriptedChatModel([ask(("add", {"x": 1, "y": 2}, "a1")), "3"])
+    result = ToolLoop(model, [add], config={"callbacks": [trace]}).run("go")
+    assert result.answer == "3" and trace.ends == ["end: answered"]
 
 
 def test_what_an_abandoned_call_raises_late_never_reaches_the_caller():

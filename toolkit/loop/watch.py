@@ -76,9 +76,10 @@ class WatchedRun:
         self._watched: InlineCall | None = None  # the inline call in flight
         self._backlog: list[dict[str, Any]] = []  # calls of the current message not yet answered
         self._wake_at: float | None = None  # when the caller looks next (None: when told)
-        self._traced = False
-        self._tracer: Any = None
-        self._child: Any = None
+        self._ended = False
+        self._tracer, self._child = open_trace(run)
+        self._options = run.tool_options(self._child)  # the same for every call of the run
+        self._parallel = self._options.pop("parallel")
 
     def result(self) -> LoopResult:
         """Carry the run out and wait for it, giving up on any call that outlives its limit.
@@ -88,8 +89,10 @@ class WatchedRun:
 
         Raises:
             BaseException: Whatever ended the run abnormally (an exception the model or a tool
-                let through), re-raised here; an interrupt here stops the carrier at its next
-                step.
+                let through), re-raised here; an interrupt here, or an exception from
+                ``on_message``, ends the run (its trace with the error) and stops the carrier
+                at its next step. ``on_message`` runs behind the carrier: a run that has already
+                ended by then keeps the end it had.
         """
         self._next_wait()
         self._carry_on()
@@ -102,15 +105,15 @@ class WatchedRun:
                 if item is _LOOK:
                     self._take_over_if_due()
                 elif isinstance(item, _End):
-                    if item.error is not None:
-                        raise item.error
-                    return self._run.result()
+                    break
                 elif self._on_message is not None:
                     self._on_message(item)
-        except BaseException:
-            with self._lock:
-                self._token += 1  # the carrier stops at its next step
+        except BaseException as exc:  # an interrupt, or on_message raised: the run ends here
+            self._end(None, exc)
             raise
+        if item.error is not None:
+            raise item.error
+        return self._run.result()
 
     # -- the caller's side ------------------------------------------------------------------
 
@@ -148,6 +151,20 @@ class WatchedRun:
         with self._lock:
             return token == self._token
 
+    def _end(self, token: int | None, error: BaseException | None = None) -> bool:
+        """End the run, once: by the carrier holding ``token``, or by the caller (``None``).
+
+        Returns:
+            False when the run was not this carrier's to end, or has ended already.
+        """
+        with self._lock:
+            if self._ended or (token is not None and token != self._token):
+                return False
+            self._ended = True
+            self._token += 1  # any carrier stops at its next step
+        close_trace(self._tracer, self._run, error)
+        return True
+
     def _emit(self, message: BaseMessage) -> None:
         if self._on_message is not None:
             self._inbox.put(message)
@@ -155,22 +172,18 @@ class WatchedRun:
     def _carry(self, token: int) -> None:
         """Advance the run until it ends, or until it is no longer this carrier's."""
         try:
-            if not self._traced:
-                self._traced = True
-                self._tracer, self._child = open_trace(self._run)
             while self._owns(token):
                 if self._backlog:
                     self._answer_next(token)
                     continue
                 step = next(self._steps, None)
                 if step is None:
-                    close_trace(self._tracer, self._run)
-                    self._inbox.put(_End())
+                    if self._end(token):
+                        self._inbox.put(_End())
                     return
                 self._do(step, token)
         except BaseException as exc:  # re-raised on the caller's thread, if still its run
-            if self._owns(token):
-                close_trace(self._tracer, self._run, exc)
+            if self._end(token, exc):
                 self._inbox.put(_End(exc))
 
     def _do(self, step: BaseMessage | CallModel | RunCalls, token: int) -> None:
@@ -181,9 +194,9 @@ class WatchedRun:
             except Exception as exc:
                 step.reply = exc
         elif isinstance(step, RunCalls):
-            options = run.tool_options(self._child)
-            if options.pop("parallel") and len(step.calls) > 1:  # side by side, on workers
-                for message in execute_tool_calls(step.calls, self._bound.tools, **options):
+            if self._parallel and len(step.calls) > 1:  # side by side, on workers
+                calls = execute_tool_calls(step.calls, self._bound.tools, **self._options)
+                for message in calls:
                     if not self._owns(token):
                         return
                     self._emit(run.record(message))
@@ -193,9 +206,7 @@ class WatchedRun:
             self._emit(step)
 
     def _answer_next(self, token: int) -> None:
-        options = self._run.tool_options(self._child)
-        del options["parallel"]
-        call = inline_call(self._backlog[0], self._bound.tools, **options)
+        call = inline_call(self._backlog[0], self._bound.tools, **self._options)
         with self._lock:
             if token != self._token:
                 return
