@@ -231,7 +231,8 @@ class _Decoder(CallWriter):
             if not foreign and (leaked or echo or p_name >= self.policy.name_threshold):
                 yield from self.calls(None)
                 return
-            text = before if foreign else text
+            if foreign:
+                text = before
         if text:
             yield ContentDelta(text)
         yield self._finished(generation.finish_reason or "stop", "text")

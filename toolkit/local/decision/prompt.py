@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolkit.local.decision.policy import RESULTS_NUDGE, ToolPolicy
+from toolkit.local.decision.turn import turn_start
 from toolkit.local.format.job import ChatJob
 from toolkit.local.format.template import render_prompt
 from toolkit.wire import content_text
@@ -241,10 +242,9 @@ def answer_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any
 def _all_failed(messages: Sequence[Mapping[str, Any]]) -> bool:
     """Whether every tool result since the last user message is an error (``Error: ...``, as
     the loop's executor, LangGraph's tool node and the seed's defensive loop write them)."""
-    results: list[str] = []
-    for message in reversed(messages):
-        if message.get("role") == "user":
-            break
-        if message.get("role") == "tool":
-            results.append(content_text(message.get("content")).lstrip())
+    results = [
+        content_text(m.get("content")).lstrip()
+        for m in messages[turn_start(messages) :]
+        if m.get("role") == "tool"
+    ]
     return bool(results) and all(text.startswith("Error") for text in results)
