@@ -22,6 +22,7 @@ from rich.console import Console
 
 from toolkit.config import Settings
 from toolkit.errors import PromptError
+from toolkit.local.decision.phrases import conversation_phrases
 from toolkit.local.format.grammar import calls_grammar, text_grammar
 from toolkit.local.format.parser import parse_tool_calls
 from toolkit.local.runtime.weights import resolve_model_path
@@ -504,3 +505,51 @@ def test_impossible_call_counts_are_refused():
 def test_grammar_is_deterministic_text():
     assert calls_grammar(TOOLS) == calls_grammar(TOOLS)
     assert calls_grammar(TOOLS).startswith("root ::= ")
+
+
+_PLACE = [
+    {
+        "type": "function",
+        "function": {
+            "name": "weather",
+            "parameters": {
+                "type": "object",
+                "properties": {"location": {"type": "string"}, "notes": {"type": "array"}},
+                "required": ["location"],
+            },
+        },
+    }
+]
+
+
+@pytest.mark.parametrize(
+    ("location", "ok"),
+    [
+        ("Tel Aviv, Israel", True),
+        ("Tel Aviv, CA", False),
+        ("CA", False),
+        ("CCA", False),  # the automaton restarts inside a partial match
+        ("Cairo, C\\u0041", True),  # an escape is not the word: the grammar reads characters
+        ("Cairo, Ca", True),  # the word as written, case and all
+        ("NYC", False),
+    ],
+)
+def test_strings_may_exclude_borrowed_words(engine, location, ok):
+    grammar = calls_grammar(_PLACE, max_calls=1, excluded=["CA", "NYC"])
+    arguments = f'{{"location": "{location}"}}'
+    call = f'<tool_call>\n{{"name": "weather", "arguments": {arguments}}}\n</tool_call>'
+    assert engine.accepts(grammar, call) is ok
+    nested = call.replace('"}}', '", "notes": ["in CA"]}}')
+    assert engine.accepts(grammar, nested) is False  # every string of the arguments
+    assert engine.accepts(calls_grammar(_PLACE, max_calls=1), nested) is True
+
+
+@pytest.mark.parametrize(
+    ("city", "ok"),
+    [("Guangzhou", True), ("广州", False), ("Guangzhou, China", False), ("raining in", True)],
+)
+def test_strings_may_be_only_the_conversations_phrases(engine, city, ok):
+    phrases = conversation_phrases([{"role": "user", "content": "Is it raining in Guangzhou?"}])
+    grammar = calls_grammar(_PLACE, max_calls=1, phrases=phrases)
+    call = f'{{"name": "weather", "arguments": {{"location": "{city}"}}}}'
+    assert engine.accepts(grammar, f"<tool_call>\n{call}\n</tool_call>") is ok

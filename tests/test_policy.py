@@ -12,7 +12,7 @@ from toolkit.local.decision.grounding import (
     adds_new_grounded_values,
     conversation_text,
 )
-from toolkit.local.decision.numbers import stated_numbers
+from toolkit.local.decision.numbers import said_numbers, signs_restored, stated_numbers
 from toolkit.local.decision.policy import DEFAULT_NUDGE, RESULTS_NUDGE, ToolPolicy
 from toolkit.local.decision.prompt import build_prompt, prompt_messages, results_nudge
 from toolkit.local.decision.turn import asked_for
@@ -223,6 +223,25 @@ def test_a_loop_at_the_end_of_a_text_is_found_and_kept_once() -> None:
 def test_stated_numbers_keep_signs_and_drop_none() -> None:
     texts = ["哈尔滨 (Harbin): -15 °C", "2026-11-15 (Sunday)", "2.1 million, 1,200 cents"]
     assert stated_numbers(texts) == ["-15", "15", "2026", "11", "2.1", "1", "200"]
+
+
+def test_a_lost_minus_sign_is_restored() -> None:
+    results = ["哈尔滨今天多少度？", "哈尔滨 (Harbin): -15 °C, snow"]
+    assert signs_restored("哈尔滨今天15°C。", results) == "哈尔滨今天-15°C。"
+    assert signs_restored("哈尔滨今天零下15度。", results) == "哈尔滨今天零下15度。"
+    assert signs_restored("It is -15 °C, not 150.", results) == "It is -15 °C, not 150."
+    # a number the texts also state bare keeps the answer's spelling
+    assert signs_restored("On 2026-11-15 it was 15 °C.", [*results, "2026-11-15"]) == (
+        "On 2026-11-15 it was 15 °C."
+    )
+    assert said_numbers("哈尔滨今天零下15°C，明天-3度，minus 2.5 then 2026-11-15") == [
+        "-15",
+        "-3",
+        "-2.5",
+        "2026",
+        "11",
+        "15",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from toolkit.local.decision.examples import borrowed_words
 from toolkit.local.decision.grounding import (
     adds_new_grounded_values,
     arguments_of,
@@ -25,6 +26,7 @@ from toolkit.local.decision.grounding import (
     uses_given_values,
 )
 from toolkit.local.decision.numbers import known_numbers, numbers_of
+from toolkit.local.decision.phrases import conversation_phrases
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.turn import (
     CallJudge,
@@ -137,7 +139,7 @@ class CallWriter:
         if first is None:
             yield from self.text(from_results=True)  # the answer is already in the results
             return
-        pieces, generation, found = first
+        pieces, generation, found = self._in_own_words(turn, first)
         stream = ToolCallStream(job.tool_names, lenient=False)
         count = 0
         for piece in pieces:
@@ -182,6 +184,7 @@ class CallWriter:
         # the one the model was likeliest to name is made (before any result is there), if it
         # uses at least one value the user gave.
         fallbacks: list[tuple[float, int, tuple[list[str], Any, list[dict]]]] = []
+        worded: list[tuple[float, str]] = []  # tools whose calls only lacked the user's words
         retried: set[str] = set()
         while doomed or (found and all(turn.rejected(c) for c in found)):
             if doomed or all(turn.history.redundant(c) for c in found):
@@ -191,6 +194,8 @@ class CallWriter:
                 retry = self._grounded_retry(turn, tool, found[0], retried)
                 if retry is not None:
                     return retry
+                if turn.only_text_ungrounded(found[0]):
+                    worded.append(((self.names or {}).get(tool, 0.0), tool))
                 # Only a call that uses some value the user gave, or of a tool the question
                 # names (the population asked for, of the wrong city), can stand in for a
                 # grounded one.
@@ -205,6 +210,9 @@ class CallWriter:
                 if n not in tried and p >= self.policy.alternative_threshold
             )
             if not others:
+                reworded = self._in_their_words(turn, max(worded)[1]) if worded else None
+                if reworded is not None:
+                    return reworded
                 if fallbacks and not has_results(self.job.messages):
                     return max(fallbacks)[2]
                 return None
@@ -213,6 +221,46 @@ class CallWriter:
             turn.doomed_name = None
             pieces, generation, found, doomed = self._attempt(self.tokens, narrow, turn.repeat_doom)
             tried |= {turn.doomed_name} - {None}
+        return pieces, generation, found
+
+    def _in_own_words(
+        self, turn: CallJudge, first: tuple[list[str], Any, list[dict]]
+    ) -> tuple[list[str], Any, list[dict]]:
+        """A first call whose text borrows words from its descriptions' examples ("Tel Aviv,
+        CA" after "such as 'San Francisco, CA'") is written again with those words excluded
+        from its strings; the new call is taken when it is sound and borrows nothing."""
+        found = first[2]
+        if not self.policy.own_words or len(found) != 1:
+            return first
+        tool = found[0]["function"]["name"]
+        schema = turn.schemas.get(tool)
+        borrowed = borrowed_words(arguments_of(found[0]), schema, turn.grounding)
+        if not borrowed:
+            return first
+        grammar = calls_grammar(self.job.tools, names=[tool], max_calls=1, excluded=borrowed)
+        pieces, generation, again, doomed = self._attempt(self.tokens, grammar, turn.repeat_doom)
+        if doomed or len(again) != 1 or turn.rejected(again[0]):
+            return first
+        if borrowed_words(arguments_of(again[0]), schema, turn.grounding):
+            return first
+        return pieces, generation, again
+
+    def _in_their_words(
+        self, turn: CallJudge, tool: str
+    ) -> tuple[list[str], Any, list[dict]] | None:
+        """When no tool did better, the likeliest call whose only fault was text the
+        conversation never gave ("广州" asked "Is it raining in Guangzhou?") is written again
+        with its strings made of the conversation's own phrases; ``None`` unless that call
+        is sound."""
+        if not self.policy.user_words:
+            return None
+        phrases = conversation_phrases(self.job.messages)
+        if not phrases:
+            return None
+        grammar = calls_grammar(self.job.tools, names=[tool], max_calls=1, phrases=phrases)
+        pieces, generation, found, doomed = self._attempt(self.tokens, grammar, turn.repeat_doom)
+        if doomed or len(found) != 1 or turn.rejected(found[0]):
+            return None
         return pieces, generation, found
 
     def _grounded_retry(

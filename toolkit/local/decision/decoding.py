@@ -39,7 +39,13 @@ import numpy as np
 from toolkit.errors import PromptError
 from toolkit.local.decision.calling import CallWriter
 from toolkit.local.decision.grounding import conversation_text
-from toolkit.local.decision.numbers import known_numbers, stated_numbers, ungrounded_numbers
+from toolkit.local.decision.numbers import (
+    known_numbers,
+    said_numbers,
+    signs_restored,
+    stated_numbers,
+    ungrounded_numbers,
+)
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import answer_messages, build_prompt, results_nudge
 from toolkit.local.decision.signals import NOT_TEXT_STARTS, name_probabilities, text_probability
@@ -254,23 +260,27 @@ class _Decoder(CallWriter):
         """
         events = list(self.text(from_results=True, any_numbers=True))
         answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
-        stated = {n.lstrip("-") for n in self._stated_numbers() or []}
-        written = [n.lstrip("-") for n in stated_numbers([answer])]
-        if self.policy.grounded_numbers and any(n not in stated for n in written):
+        texts = self._stated_texts() or []
+        stated = {n for text in texts for n in said_numbers(text)}
+        if self.policy.grounded_numbers and any(n not in stated for n in said_numbers(answer)):
             self.measure_names()
             yield from self.calls(None)
             return
         yield from events
 
-    def _stated_numbers(self) -> list[str] | None:
+    def _stated_texts(self) -> list[str] | None:
+        """The texts an answer's numbers must come from (``None``: any number will do)."""
         if not self.policy.grounded_numbers:
             return None
-        texts = [
+        return [
             content_text(m.get("content"))
             for m in self.job.messages
             if m.get("role") != "assistant"
         ]
-        return stated_numbers(texts)
+
+    def _stated_numbers(self) -> list[str] | None:
+        texts = self._stated_texts()
+        return None if texts is None else stated_numbers(texts)
 
     def _forbidden(self) -> list[str]:
         """What a text answer may not contain: call JSON, or a call written as ``name(``."""
@@ -326,6 +336,8 @@ class _Decoder(CallWriter):
                 generation.close()
                 written, reason = written[:loop], "stop"
                 break
+        if from_results and self.policy.grounded_numbers:
+            written = signs_restored(written, self._stated_texts() or [])
         if written.strip():
             yield ContentDelta(written.rstrip(), tuple(generation.logprobs or ()))
         self.used += generation.completion_tokens

@@ -30,6 +30,7 @@ __all__ = [
     "arguments_of",
     "conversation_text",
     "defaults_of",
+    "occurs",
     "repeats",
     "rules_out_extra_call",
     "ungrounded_values",
@@ -59,13 +60,20 @@ def _spelled(value: Any) -> str:
     return str(value).strip().casefold()
 
 
-def _occurs(value: str, text: str) -> bool:
+def occurs(value: str, text: str) -> bool:
     """Whether ``value`` occurs in ``text`` as a whole word or number.
 
     An end of the value that is a Latin letter or a digit must not touch another one ("m" is
     not in "maximum", "1" is not in "15" or "0.1", but "4" is in "4cm"), except for a plural
     ending ("banana" is in "bananas"); scripts written without spaces (Chinese, Japanese)
     match anywhere.
+
+    Args:
+        value: The word or number, case-folded as ``text`` is.
+        text: The text searched (say :func:`conversation_text`).
+
+    Returns:
+        True when it occurs.
     """
     if not value:
         return False
@@ -86,10 +94,10 @@ _EDGE_AFTER = {"digit": r"(?![0-9]|\.[0-9])", "latin": r"(?:e?s)?(?![A-Za-z0-9])
 
 
 def _mentioned(value: str, text: str, share: float) -> bool:
-    if _occurs(value, text):
+    if occurs(value, text):
         return True
     words = _words(value)
-    return bool(words) and sum(_occurs(word, text) for word in words) >= share * len(words)
+    return bool(words) and sum(occurs(word, text) for word in words) >= share * len(words)
 
 
 def _given(value: Any, text: str, share: float) -> bool:

@@ -18,6 +18,8 @@ __all__ = [
     "known_numbers",
     "leaves",
     "numbers_of",
+    "said_numbers",
+    "signs_restored",
     "stated_numbers",
     "ungrounded_numbers",
 ]
@@ -86,7 +88,7 @@ def known_numbers(text: str) -> frozenset[float]:
 
 
 #: A number as written, with its sign when it has one ("-15", not the "-11" of "2026-11-15").
-_WRITTEN_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?|\d+(?:\.\d+)?")
+_WRITTEN_NUMBER = re.compile(r"(?<![0-9A-Za-z_.])-?\d+(?:\.\d+)?|\d+(?:\.\d+)?")
 
 
 def stated_numbers(texts: Sequence[str]) -> list[str]:
@@ -101,6 +103,56 @@ def stated_numbers(texts: Sequence[str]) -> list[str]:
     """
     found = [m.group() for t in texts for m in _WRITTEN_NUMBER.finditer(t)]
     return list(dict.fromkeys(n for written in found for n in (written, written.lstrip("-"))))
+
+
+#: How an answer may say a negative number besides its minus sign ("零下15度", "minus 15").
+NEGATIVE_WORDS = ("−", "零下", "负", "minus ")
+_SAID_NUMBER = re.compile(
+    "(?:(?<![0-9A-Za-z_.])-|" + "|".join(map(re.escape, NEGATIVE_WORDS)) + r")?\d+(?:\.\d+)?"
+)
+
+
+def signs_restored(answer: str, texts: Sequence[str]) -> str:
+    """The answer with the minus sign put back where it was lost.
+
+    A small model copies "-15 °C" as "15°C". A number the answer says bare, that the texts
+    state only as a negative one (never bare, not even inside a date), gets its sign back.
+
+    Args:
+        answer: A text answer written from the texts.
+        texts: The question and the tool results it rests on.
+
+    Returns:
+        The answer, its lost signs restored.
+    """
+    said = [n for text in texts for n in said_numbers(text)]
+    lost = {n[1:] for n in said if n.startswith("-")} - {n for n in said if n[0] != "-"}
+    if not lost:
+        return answer
+    out, last = [], 0
+    for match in _SAID_NUMBER.finditer(answer):
+        if match.group() in lost:
+            out += [answer[last : match.start()], "-", match.group()]
+            last = match.end()
+    return "".join(out) + answer[last:]
+
+
+def said_numbers(text: str) -> list[str]:
+    """The numbers a text answer says, each as ``-15`` when said with any sign or sign word
+    ("零下15度", "minus 15", "−15"), else as written.
+
+    Args:
+        text: The answer.
+
+    Returns:
+        The numbers, in order.
+    """
+    found = []
+    for match in _SAID_NUMBER.finditer(text):
+        digits = re.search(r"\d+(?:\.\d+)?", match.group())
+        assert digits is not None  # the pattern ends with digits
+        found.append(("-" if digits.start() else "") + digits.group())
+    return found
 
 
 def numbers_of(value: Any) -> Iterator[float]:

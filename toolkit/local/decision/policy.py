@@ -26,11 +26,14 @@ probabilities at a few points, and on what the conversation already says:
    there is none the answer is text built from the results.
 6. **Grounded?** A call whose values the conversation never gave (numbers nobody stated, text
    nobody wrote: a small model copies a tool description's examples) gives way to a tool whose
-   call is grounded; after results it is written again with only the stated numbers.
+   call is grounded; after results it is written again with only the stated numbers. A
+   text value that borrows words from its description's quoted example ("Tel Aviv, CA" after
+   "such as 'San Francisco, CA'") is written again without them.
 7. **Is the text an answer?** Before any result, a text answer that writes a call out, echoes
    the question or states a number nobody gave is decoded as calls instead. After results, the
    answer comes from a final-answer step (the question and the labelled results, without the
-   tools), may state only numbers that were stated, and may not hold call JSON.
+   tools), may state only numbers that were stated (a minus sign it drops is put back), and
+   may not hold call JSON.
 
 :mod:`toolkit.local.decision.decoding` turns these into decoding.
 """
@@ -99,6 +102,14 @@ class ToolPolicy:
             sentence that states the result (no tool definitions).
         grounded_numbers: A final answer (written from tool results) may state only numbers the
             question or the results stated: the grammar admits no other digits.
+        own_words: Write a first call again when its text values borrow words from a quoted
+            example of their descriptions that the conversation never says ("Tel Aviv, CA"
+            after "such as 'San Francisco, CA'"), with those words excluded
+            (:mod:`toolkit.local.decision.examples`).
+        user_words: When every call the model would make is rejected, the likeliest one whose
+            only fault is text the conversation never gave (``get_weather("广州")`` asked
+            about Guangzhou in English) is written again with its strings made of the
+            conversation's phrases (:mod:`toolkit.local.decision.phrases`).
         label_results: Show each tool result to the model prefixed by the call it answers
             (``add(x=6, y=5) = 11``), a departure from the stock template that keeps a small
             model from answering with the wrong result.
@@ -117,6 +128,8 @@ class ToolPolicy:
     drop_repeated_calls: bool = True
     forbidden_in_text: tuple[str, ...] = ('"name', '"arguments', '"parameters', "'name'")
     label_results: bool = True
+    own_words: bool = True
+    user_words: bool = True
     answer_step: bool = True
     grounded_numbers: bool = True
 

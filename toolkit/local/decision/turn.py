@@ -209,6 +209,14 @@ class CallJudge:
         numbers = ungrounded_numbers(values, known_numbers(self.grounding))
         return bool(faults) and len(faults) == len(numbers)
 
+    def only_text_ungrounded(self, call: dict[str, Any]) -> bool:
+        """Whether a call's only fault is text values the conversation never gave (every
+        number it uses was stated)."""
+        values = arguments_of(call)
+        schema = self.schemas.get(call["function"]["name"])
+        faults = ungrounded_values(values, schema, self.grounding, self.policy)
+        return bool(faults) and not ungrounded_numbers(values, known_numbers(self.grounding))
+
     def repeat_doom(self, value: Any, written: dict[str, Any], tool: str | None) -> bool:
         """Stop a first call as soon as it repeats one the conversation made."""
         earlier = self.history.arguments.get(tool or "", [])

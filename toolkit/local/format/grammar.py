@@ -111,6 +111,49 @@ def _ground_numbers(builder: GrammarBuilder, numbers: Sequence[str]) -> None:
         )
 
 
+def _exclude_from_strings(builder: GrammarBuilder, words: Sequence[str]) -> None:
+    """Let the grammar's JSON strings contain none of ``words`` (case as given).
+
+    The string's content is a string-matching automaton like :func:`_text_rules`' (a state is
+    the longest end of the content so far that begins an excluded word); an escape sequence
+    starts the matching afresh. Strings with a length bound keep their own rule.
+    """
+    if "string" not in builder.rules:
+        return
+    patterns = sorted({w for w in words if w and not set(w) & set('"\\')})
+    if not patterns:
+        return
+    prefixes = {p[:i] for p in patterns for i in range(len(p) + 1)}
+    alphabet = sorted({ch for p in patterns for ch in p})
+    dead = {q for q in prefixes if any(q.endswith(p) for p in patterns)}
+    states = sorted(prefixes - dead, key=lambda q: (len(q), q))
+    names = {q: f"string-{i}" for i, q in enumerate(states)}
+    for state in states:
+        alts, to_root = ['"\\""'], []
+        for char in alphabet:
+            target = _next_state(state, char, prefixes)
+            if target in dead:
+                continue
+            if target == "":
+                to_root.append(char)
+            else:
+                alts.append(f"{gbnf_literal(char)} {names[target]}")
+        banned = "".join(_class_char(c) for c in sorted(set(alphabet) - set(to_root)))
+        alts.append(rf'[^"\\\x7F\x00-\x1F{banned}] {names[""]}')
+        alts.append(rf'"\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{{4}}) {names[""]}')
+        builder.rules[names[state]] = " | ".join(alts)
+    builder.rules["string"] = f'"\\"" {names[""]}'
+
+
+def _strings_from(builder: GrammarBuilder, phrases: Sequence[str]) -> None:
+    """Let the grammar's JSON strings be only the given phrases (strings with a length bound
+    keep their own rule)."""
+    if "string" not in builder.rules or not phrases:
+        return
+    escaped = dict.fromkeys(json.dumps(p, ensure_ascii=False) for p in phrases if p)
+    builder.rules["string"] = " | ".join(gbnf_literal(p) for p in escaped)
+
+
 def calls_grammar(
     tools: Sequence[Mapping[str, Any]],
     *,
@@ -118,6 +161,8 @@ def calls_grammar(
     min_calls: int = 1,
     max_calls: int | None = None,
     numbers: Sequence[str] | None = None,
+    excluded: Sequence[str] = (),
+    phrases: Sequence[str] = (),
 ) -> str:
     """A grammar admitting only ``<tool_call>`` blocks whose calls fit the tools' schemas.
 
@@ -128,6 +173,10 @@ def calls_grammar(
         max_calls: Most calls; ``None`` for no limit.
         numbers: The only numbers the arguments may hold, digits inside text arguments
             included (the numbers a conversation stated); ``None`` admits any.
+        excluded: Words no string of the arguments may contain (the words a call borrowed
+            from a description's example: :mod:`toolkit.local.decision.examples`).
+        phrases: When given, the only strings the arguments may hold (the phrases of the
+            conversation: :mod:`toolkit.local.decision.phrases`).
 
     Returns:
         GBNF text whose start rule is ``root``.
@@ -140,6 +189,10 @@ def calls_grammar(
     root = _calls_rule(builder, tools, names, min_calls, max_calls)
     if numbers:
         _ground_numbers(builder, numbers)
+    if excluded:
+        _exclude_from_strings(builder, excluded)
+    if phrases:
+        _strings_from(builder, phrases)
     return builder.render(root)
 
 

@@ -1,0 +1,75 @@
+"""Whose words a text value is: borrowed from a description's example (decision.examples), or
+the conversation's own (decision.phrases)."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolkit.local.decision.examples import borrowed_words, quoted_examples
+from toolkit.local.decision.grounding import conversation_text
+from toolkit.local.decision.phrases import MAX_PHRASES, conversation_phrases
+
+_LOCATION = {
+    "type": "object",
+    "properties": {
+        "location": {
+            "type": "string",
+            "description": "The location, in the format of 'City, State (abbr)', "
+            "such as 'San Francisco, CA'.",
+        },
+        "unit": {"type": "string", "enum": ["celsius", "fahrenheit"], "description": "'CA'"},
+        "stops": {
+            "type": "array",
+            "items": {"type": "string", "description": 'A place, e.g. "Boston, MA".'},
+        },
+    },
+    "required": ["location"],
+}
+
+
+def _said(text: str) -> str:
+    return conversation_text([{"role": "user", "content": text}])
+
+
+@pytest.mark.parametrize(
+    ("arguments", "question", "borrowed"),
+    [
+        ({"location": "Tel Aviv, CA"}, "What's the weather in Tel Aviv?", ["CA"]),
+        ({"location": "上海, CA"}, "上海今天天气怎么样？", ["CA"]),
+        # the example itself, asked about its city: not borrowed
+        ({"location": "San Francisco, CA"}, "Weather in San Francisco?", []),
+        # a word the user wrote is the user's, whatever the example says
+        ({"location": "Fresno, CA"}, "Weather in Fresno, CA please", []),
+        ({"location": "Boston, MA"}, "How cold is Boston?", []),
+        # enum values are offered by the schema, not borrowed
+        ({"location": "Paris, France", "unit": "celsius"}, "Paris?", []),
+        ({"location": "Oslo", "stops": ["Bergen, MA"]}, "Oslo via Bergen", ["MA"]),
+    ],
+)
+def test_borrowed_words(arguments, question, borrowed):
+    assert borrowed_words(arguments, _LOCATION, _said(question)) == borrowed
+
+
+def test_quoted_examples_read_both_quotes():
+    assert quoted_examples("""such as 'San Francisco, CA' or "New York, NY".""") == [
+        "San Francisco, CA",
+        "New York, NY",
+    ]
+    assert quoted_examples(None) == []
+    assert quoted_examples("it's the user's") == []  # apostrophes are not quotes
+    assert quoted_examples("the city ('Paris')") == ["Paris"]
+
+
+def test_conversation_phrases_are_runs_of_the_users_words():
+    messages = [
+        {"role": "system", "content": "You are helpful."},
+        {"role": "user", "content": "Is it raining in New York City, NY?"},
+        {"role": "tool", "content": "深圳 (Shenzhen): 17.6"},
+    ]
+    phrases = conversation_phrases(messages)
+    assert "New York City, NY" in phrases and "Guangzhou" not in phrases
+    assert "You" not in phrases  # the system's words are not the user's
+    assert {"深圳", "Shenzhen", "17.6"} <= set(phrases)
+    assert phrases.index("深圳") < phrases.index("New York")  # the latest message first
+    long = [{"role": "user", "content": " ".join(f"w{i}" for i in range(1000))}]
+    assert len(conversation_phrases(long)) == MAX_PHRASES

@@ -1,0 +1,83 @@
+"""Argument values that borrow from a description's example instead of the user's words. Pure.
+
+A parameter's description often shows a value's shape by example — "the location, in the
+format of 'City, State (abbr)', such as 'San Francisco, CA'" — and the small model copies the
+example's parts into the user's value: "Tel Aviv, CA", "上海, CA", "Boston, CA". A text value
+*borrows* a word when the word belongs to a quoted example of its parameter's description,
+the conversation never says it, and the value does not hold that example whole (asked about
+San Francisco, "San Francisco, CA" is the example itself, and may well be right).
+:func:`borrowed_words` finds such words; the decoder then writes the call again with them
+excluded from its strings (:func:`toolkit.local.format.grammar.calls_grammar`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from toolkit.local.decision.grounding import occurs
+
+__all__ = ["borrowed_words", "quoted_examples"]
+
+#: A quoted example in a description: 'San Francisco, CA' or "New York, NY" (an apostrophe
+#: inside a word, as in "the user's", opens and closes nothing).
+_QUOTED = re.compile(r"(?<![^\W_])'([^'\n]{2,80})'(?![^\W_])|\"([^\"\n]{2,80})\"")
+#: The words of a value or an example: runs of letters and digits.
+_WORD = re.compile(r"[^\W_]+")
+
+
+def quoted_examples(description: Any) -> list[str]:
+    """The quoted strings of a description, in order.
+
+    Args:
+        description: A schema's ``description`` (anything else has none).
+
+    Returns:
+        The examples, without their quotes.
+    """
+    if not isinstance(description, str):
+        return []
+    return [m.group(1) or m.group(2) for m in _QUOTED.finditer(description)]
+
+
+def _texts(value: Any, schema: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """Each free-text string of a value with the schema it was written for (enums excluded)."""
+    if isinstance(value, str):
+        if not schema.get("enum") and "const" not in schema:
+            yield value, schema
+    elif isinstance(value, list):
+        items = schema.get("items")
+        for item in value:
+            yield from _texts(item, items if isinstance(items, Mapping) else {})
+    elif isinstance(value, Mapping):
+        properties = schema.get("properties")
+        properties = properties if isinstance(properties, Mapping) else {}
+        for key, item in value.items():
+            sub = properties.get(key)
+            yield from _texts(item, sub if isinstance(sub, Mapping) else {})
+
+
+def borrowed_words(
+    arguments: Mapping[str, Any], parameters: Mapping[str, Any] | None, text: str
+) -> list[str]:
+    """The words a call's text values borrow from their descriptions' examples.
+
+    Args:
+        arguments: The call's arguments.
+        parameters: The tool's ``parameters`` schema.
+        text: :func:`~toolkit.local.decision.grounding.conversation_text` of the conversation.
+
+    Returns:
+        The borrowed words as the call wrote them, sorted (empty when none is).
+    """
+    found: set[str] = set()
+    for value, schema in _texts(arguments, {"properties": (parameters or {}).get("properties")}):
+        for example in quoted_examples(schema.get("description")):
+            if example in value:
+                continue
+            own = {word.casefold() for word in _WORD.findall(example)}
+            for word in _WORD.findall(value):
+                if word.casefold() in own and not occurs(word.casefold(), text):
+                    found.add(word)
+    return sorted(found)

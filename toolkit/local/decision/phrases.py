@@ -1,0 +1,70 @@
+"""The phrases of a conversation that a text argument may be written from. Pure.
+
+A small model asked about Guangzhou in English writes ``get_weather(city="广州")``, about
+Shenzhen ``get_population(city="上海")``: a value the conversation never gave, so the call is
+rejected (:func:`~toolkit.local.decision.grounding.ungrounded_values`). Written again with
+every text value made of the conversation's own words — a run of one to
+:data:`MAX_WORDS` words of a message, or of up to :data:`MAX_CHARS` characters of a script
+written without spaces — the call says "Guangzhou" (:func:`conversation_phrases`, the
+``phrases`` of :func:`toolkit.local.format.grammar.calls_grammar`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from toolkit.wire import content_text
+
+__all__ = ["MAX_CHARS", "MAX_PHRASES", "MAX_WORDS", "conversation_phrases"]
+
+#: Most words in a phrase of space-separated text ("New York City, NY" is four).
+MAX_WORDS = 4
+#: Most characters in a phrase of a script written without spaces (Chinese, Japanese).
+MAX_CHARS = 8
+#: Most phrases offered (the grammar lists each one).
+MAX_PHRASES = 600
+
+#: A word of space-separated text ("Tel", "Aviv", "O'Brien", "2026-11-15").
+_WORD = re.compile(r"[A-Za-z0-9\u00C0-\u024F]+(?:['.\-][A-Za-z0-9\u00C0-\u024F]+)*")
+#: A run of a script written without spaces.
+_RUN = re.compile(r"[\u3040-\u30FF\u3400-\u4DBF\u4E00-\u9FFF\uAC00-\uD7AF]+")
+
+
+def _phrases(text: str) -> list[str]:
+    found: list[str] = []
+    words = list(_WORD.finditer(text))
+    for i, first in enumerate(words):
+        for last in words[i : i + MAX_WORDS]:
+            gap = text[first.start() : last.end()]
+            if "\n" not in gap:
+                found.append(gap)
+    for run in _RUN.finditer(text):
+        chars = run.group()
+        found += [
+            chars[i : i + n]
+            for i in range(len(chars))
+            for n in range(1, MAX_CHARS + 1)
+            if i + n <= len(chars)
+        ]
+    return found
+
+
+def conversation_phrases(messages: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The phrases of the user's messages and the tool results, the latest messages first.
+
+    Args:
+        messages: OpenAI messages.
+
+    Returns:
+        Distinct phrases, at most :data:`MAX_PHRASES`.
+    """
+    found: dict[str, None] = {}
+    for message in reversed(messages):
+        if message.get("role") in ("user", "tool"):
+            for phrase in _phrases(content_text(message.get("content"))):
+                found.setdefault(phrase)
+                if len(found) >= MAX_PHRASES:
+                    return list(found)
+    return list(found)
