@@ -9,7 +9,10 @@ toolkit's loop:
 3. call JSON leaks into a text answer;
 4. a chain's later step uses wrong values, or the loop runs out of steps repeating calls;
 5. a tool that cannot help (it answers with an error) is reported as a value it never gave;
-6. a question no offered tool fits is forced onto the one tool there is.
+6. a question no offered tool fits is forced onto the one tool there is;
+7. a value the user gave in other words (an English city name for a tool whose data is in
+   Chinese) is written as the model's translation, which the grounding check rejects;
+8. a negative result loses its minus sign in the final answer.
 """
 
 from __future__ import annotations
@@ -189,3 +192,20 @@ def test_a_question_no_tool_fits_is_not_forced_onto_the_tool_there_is(local_serv
     assert not message.get("tool_calls"), message
     content = message.get("content") or ""
     assert "triangle" in content.lower() and not leaked_call(content), content
+
+
+def test_a_value_is_asked_for_in_the_users_words(local_server) -> None:
+    # The model writes get_weather(city="广州") for "Guangzhou": a value nobody gave.
+    result = ToolLoop(_chat(local_server), [get_weather, get_price]).run(
+        "Is it raining in Guangzhou?"
+    )
+    assert result.answered, result.hint
+    calls = [c["args"] for m in result.transcript if isinstance(m, AIMessage) for c in m.tool_calls]
+    assert {"city": "Guangzhou", "unit": "celsius"} in calls or {"city": "Guangzhou"} in calls
+    assert "rain" in result.answer.lower(), result.answer
+
+
+def test_a_negative_result_keeps_its_sign(local_server) -> None:
+    result = ToolLoop(_chat(local_server), [get_weather]).run("哈尔滨今天多少度？")
+    assert result.answered, result.hint
+    assert re.search(r"(-|−|零下|负)\s*15(?![\d.])", result.answer), result.answer
