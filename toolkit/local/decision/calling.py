@@ -237,13 +237,10 @@ class CallWriter:
         borrowed = borrowed_words(arguments_of(found[0]), schema, turn.grounding)
         if not borrowed:
             return first
-        grammar = calls_grammar(self.job.tools, names=[tool], max_calls=1, excluded=borrowed)
-        pieces, generation, again, doomed = self._attempt(self.tokens, grammar, turn.repeat_doom)
-        if doomed or len(again) != 1 or turn.rejected(again[0]):
+        again = self._written_again(turn, tool, excluded=borrowed)
+        if again is None or borrowed_words(arguments_of(again[2][0]), schema, turn.grounding):
             return first
-        if borrowed_words(arguments_of(again[0]), schema, turn.grounding):
-            return first
-        return pieces, generation, again
+        return again
 
     def _in_their_words(
         self, turn: CallJudge, tool: str
@@ -257,7 +254,14 @@ class CallWriter:
         phrases = conversation_phrases(self.job.messages)
         if not phrases:
             return None
-        grammar = calls_grammar(self.job.tools, names=[tool], max_calls=1, phrases=phrases)
+        return self._written_again(turn, tool, phrases=phrases)
+
+    def _written_again(
+        self, turn: CallJudge, tool: str, **restriction: Any
+    ) -> tuple[list[str], Any, list[dict]] | None:
+        """One call of ``tool`` written again under a narrower grammar (``restriction``: the
+        keyword arguments of :func:`calls_grammar`); ``None`` unless it is one sound call."""
+        grammar = calls_grammar(self.job.tools, names=[tool], max_calls=1, **restriction)
         pieces, generation, found, doomed = self._attempt(self.tokens, grammar, turn.repeat_doom)
         if doomed or len(found) != 1 or turn.rejected(found[0]):
             return None
@@ -277,11 +281,7 @@ class CallWriter:
         stated = self._stated_numbers()
         if not stated:
             return None
-        grammar = calls_grammar(self.job.tools, names=[tool], max_calls=1, numbers=stated)
-        pieces, generation, found, doomed = self._attempt(self.tokens, grammar, turn.repeat_doom)
-        if doomed or not found or any(turn.rejected(c) for c in found):
-            return None
-        return pieces, generation, found
+        return self._written_again(turn, tool, numbers=stated)
 
     def _extra_call(
         self, turn: CallJudge, context: list[int], made: list[tuple[str, dict]], grammar: str
