@@ -220,6 +220,19 @@ def _sse_events(response: httpx.Response) -> list:
     return [json.loads(line[6:]) for line in lines[:-1]]
 
 
+def test_a_call_cut_short_by_max_tokens_is_not_content(client: httpx.Client) -> None:
+    body = {
+        "messages": [{"role": "user", "content": "What's the weather in Beijing?"}],
+        "tools": [WEATHER, ADD],
+        "tool_choice": "required",
+        "max_tokens": 3,
+    }
+    choice = client.post("/chat/completions", json=body).json()["choices"][0]
+    assert choice["finish_reason"] == "length"
+    assert not choice["message"].get("content")  # not "<tool_call>" or a piece of JSON
+    assert not choice["message"].get("tool_calls")
+
+
 def test_streamed_tool_call_deltas(client: httpx.Client) -> None:
     body = {
         "messages": [{"role": "user", "content": "What is 17 + 25?"}],

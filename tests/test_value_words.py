@@ -7,7 +7,7 @@ import pytest
 
 from toolkit.local.decision.examples import borrowed_words, quoted_examples
 from toolkit.local.decision.grounding import conversation_text
-from toolkit.local.decision.phrases import MAX_PHRASES, conversation_phrases
+from toolkit.local.decision.phrases import MAX_PHRASES, conversation_phrases, in_another_script
 
 _LOCATION = {
     "type": "object",
@@ -73,3 +73,17 @@ def test_conversation_phrases_are_runs_of_the_users_words():
     assert phrases.index("深圳") < phrases.index("New York")  # the latest message first
     long = [{"role": "user", "content": " ".join(f"w{i}" for i in range(1000))}]
     assert len(conversation_phrases(long)) == MAX_PHRASES
+
+
+@pytest.mark.parametrize(
+    ("value", "question", "translated"),
+    [
+        ("广州", "Is it raining in Guangzhou?", True),
+        ("Harbin", "哈尔滨今天多少度？", True),
+        ("USD", "What's the price of a Tesla model S in India?", False),  # same script
+        ("Beijing", "Weather in 北京 and in Paris?", False),  # the question uses both
+        ("42", "How old is he?", False),  # no letters, no script
+    ],
+)
+def test_a_translated_value_is_in_a_script_the_question_does_not_use(value, question, translated):
+    assert in_another_script(value, question) is translated

@@ -13,7 +13,7 @@ of the same tool and then of another, kept only when it is new and grounded.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from toolkit.local.decision.examples import borrowed_words
@@ -143,8 +143,8 @@ class CallWriter:
         stream = ToolCallStream(job.tool_names, lenient=False)
         count = 0
         for piece in pieces:
-            for event in stream.feed(piece):
-                count += isinstance(event, ToolCallEvent)
+            for event in _calls_only(stream.feed(piece)):
+                count += 1
                 yield event
         context = self.tokens + generation.tokens
         made = [(c["function"]["name"], arguments_of(c)) for c in found]
@@ -163,13 +163,13 @@ class CallWriter:
                 break  # the model had nothing new to ask for
             pieces, generation, call = kept
             for piece in ["\n", *pieces]:
-                for event in stream.feed(piece):
-                    count += isinstance(event, ToolCallEvent)
+                for event in _calls_only(stream.feed(piece)):
+                    count += 1
                     yield event
             made.append((call["function"]["name"], arguments_of(call)))
             context = attempt + generation.tokens
-        for event in stream.finish():
-            count += isinstance(event, ToolCallEvent)
+        for event in _calls_only(stream.finish()):
+            count += 1
             yield event
         reason = "tool_calls" if count else (generation.finish_reason or "stop")
         yield self._finished(reason, "calls")
@@ -182,9 +182,11 @@ class CallWriter:
         tried = {c["function"]["name"] for c in found} | ({turn.doomed_name} - {None})
         # Calls rejected only for values the conversation never gave: should no tool do better,
         # the one the model was likeliest to name is made (before any result is there), if it
-        # uses at least one value the user gave.
-        fallbacks: list[tuple[float, int, tuple[list[str], Any, list[dict]]]] = []
-        worded: list[tuple[float, str]] = []  # tools whose calls only lacked the user's words
+        # uses at least one value the user gave; failing that, one that only translated the
+        # user's words is written again in them; failing that, a call of a tool the
+        # question names (the population asked for, of the wrong city) is made as it is.
+        fallbacks: list[tuple[bool, float, int, tuple[list[str], Any, list[dict]]]] = []
+        worded: list[tuple[float, str]] = []  # tools whose calls translated the user's words
         retried: set[str] = set()
         while doomed or (found and all(turn.rejected(c) for c in found)):
             if doomed or all(turn.history.redundant(c) for c in found):
@@ -194,27 +196,26 @@ class CallWriter:
                 retry = self._grounded_retry(turn, tool, found[0], retried)
                 if retry is not None:
                     return retry
-                if turn.only_text_ungrounded(found[0]):
-                    worded.append(((self.names or {}).get(tool, 0.0), tool))
-                # Only a call that uses some value the user gave, or of a tool the question
-                # names (the population asked for, of the wrong city), can stand in for a
-                # grounded one.
-                if uses_given_values(
-                    arguments_of(found[0]), turn.grounding, self.policy
-                ) or turn.asks_for(tool, []):
-                    p = (self.names or {}).get(tool, 0.0)
-                    fallbacks.append((p, -len(fallbacks), (pieces, generation, found)))
+                p = (self.names or {}).get(tool, 0.0)
+                if turn.only_translated(found[0]):
+                    worded.append((p, tool))
+                given = uses_given_values(arguments_of(found[0]), turn.grounding, self.policy)
+                if given or turn.asks_for(tool, []):
+                    fallbacks.append((given, p, -len(fallbacks), (pieces, generation, found)))
             others = sorted(
                 (p, n)
                 for n, p in (self.names or {}).items()
                 if n not in tried and p >= self.policy.alternative_threshold
             )
             if not others:
+                before_results = not has_results(self.job.messages)
+                if before_results and any(f[0] for f in fallbacks):
+                    return max(fallbacks)[3]
                 reworded = self._in_their_words(turn, max(worded)[1]) if worded else None
                 if reworded is not None:
                     return reworded
-                if fallbacks and not has_results(self.job.messages):
-                    return max(fallbacks)[2]
+                if fallbacks and before_results:
+                    return max(fallbacks)[3]
                 return None
             tried.add(others[-1][1])
             narrow = calls_grammar(self.job.tools, names=[others[-1][1]], max_calls=1)
@@ -245,8 +246,8 @@ class CallWriter:
     def _in_their_words(
         self, turn: CallJudge, tool: str
     ) -> tuple[list[str], Any, list[dict]] | None:
-        """When no tool did better, the likeliest call whose only fault was text the
-        conversation never gave ("广州" asked "Is it raining in Guangzhou?") is written again
+        """When no tool did better, the likeliest call whose only fault was text in a script
+        the question does not use ("广州" asked "Is it raining in Guangzhou?") is written again
         with its strings made of the conversation's own phrases; ``None`` unless that call
         is sound."""
         if not self.policy.user_words:
@@ -319,6 +320,12 @@ class CallWriter:
             ):
                 return pieces, generation, call
         return None
+
+
+def _calls_only(events: Iterable[Event]) -> Iterator[ToolCallEvent]:
+    """The calls among a calls grammar's events. The grammar admits no text, so text there is
+    a call the token budget cut short (``<tool_call>`` and no more): it is no answer."""
+    return (event for event in events if isinstance(event, ToolCallEvent))
 
 
 def _unused_after(messages: list[dict[str, Any]], calls: list[dict[str, Any]]) -> list[float]:

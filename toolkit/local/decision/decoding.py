@@ -202,13 +202,14 @@ class _Decoder(CallWriter):
     def checked_text(self) -> Iterator[Event]:
         """A text answer that is checked before it is given (``tool_choice="auto"``).
 
-        The text is kept back until it is complete and then read for what shows the model
-        should have called a tool: a call written out (a ``{`` and a quote: generation stops
-        there), a repeat of the question, or — before any tool result — a number nobody
-        stated while the model would name an offered tool. Then the answer is decoded as
-        calls instead; otherwise the text is given as it is. A call written out while the
-        model would hardly name an offered tool (``foreign_call_threshold``) is of a function
-        these tools do not have: the answer is the text before it, when there is any.
+        The text is kept back until it is complete (or runs into a loop, cut at its start) and
+        then read for what shows the model should have called a tool: a call written out (a
+        ``{`` and a quote: generation stops there), a repeat of the question, or — before any
+        tool result — a number nobody stated while the model would name an offered tool. Then
+        the answer is decoded as calls instead; otherwise the text is given as it is. A call
+        written out while the model would hardly name an offered tool
+        (``foreign_call_threshold``) is of a function these tools do not have: the answer is
+        the text before it, when there is any.
         """
         generation = self.engine.generate(
             self.tokens,
@@ -217,12 +218,17 @@ class _Decoder(CallWriter):
             cancel=self.cancel,
             ban_first=self._not_text(),
         )
-        text, leaked = "", None
+        text, leaked, reason = "", None, None
         for piece in generation:
             text += piece
             leaked = _CALL_OPENING.search(text)
             if leaked:
                 generation.close()
+                break
+            loop = repetition_start(text)  # a small model's loop ("0.000000…") ends the text
+            if loop is not None:
+                generation.close()
+                text, reason = text[:loop], "stop"
                 break
         self.used += generation.completion_tokens
         before = text[: leaked.start()].strip() if leaked else ""
@@ -241,7 +247,7 @@ class _Decoder(CallWriter):
                 text = before
         if text:
             yield ContentDelta(text)
-        yield self._finished(generation.finish_reason or "stop", "text")
+        yield self._finished(reason or generation.finish_reason or "stop", "text")
 
     def _invents_numbers(self, text: str) -> bool:
         """Before any tool result: whether the text states a number nobody gave."""

@@ -1,8 +1,9 @@
 """The phrases of a conversation that a text argument may be written from. Pure.
 
 A small model asked about Guangzhou in English writes ``get_weather(city="广州")``, about
-Shenzhen ``get_population(city="上海")``: a value the conversation never gave, so the call is
-rejected (:func:`~toolkit.local.decision.grounding.ungrounded_values`). Written again with
+Shenzhen ``get_population(city="上海")``: a value in a script the question is not written in
+(:func:`in_another_script`) — a translation, right or wrong, of the user's words — so the call
+is rejected (:func:`~toolkit.local.decision.grounding.ungrounded_values`). Written again with
 every text value made of the conversation's own words — a run of one to
 :data:`MAX_WORDS` words of a message, or of up to :data:`MAX_CHARS` characters of a script
 written without spaces — the call says "Guangzhou" (:func:`conversation_phrases`, the
@@ -17,7 +18,7 @@ from typing import Any
 
 from toolkit.wire import content_text
 
-__all__ = ["MAX_CHARS", "MAX_PHRASES", "MAX_WORDS", "conversation_phrases"]
+__all__ = ["MAX_CHARS", "MAX_PHRASES", "MAX_WORDS", "conversation_phrases", "in_another_script"]
 
 #: Most words in a phrase of space-separated text ("New York City, NY" is four).
 MAX_WORDS = 4
@@ -30,6 +31,30 @@ MAX_PHRASES = 600
 _WORD = re.compile(r"[A-Za-z0-9\u00C0-\u024F]+(?:['.\-][A-Za-z0-9\u00C0-\u024F]+)*")
 #: A run of a script written without spaces.
 _RUN = re.compile(r"[\u3040-\u30FF\u3400-\u4DBF\u4E00-\u9FFF\uAC00-\uD7AF]+")
+
+
+#: A letter of the Latin script.
+_LATIN = re.compile(r"[A-Za-z\u00C0-\u024F]")
+
+
+def _scripts(text: str) -> set[str]:
+    scripts = (("latin", _LATIN), ("spaceless", _RUN))
+    return {name for name, letters in scripts if letters.search(text)}
+
+
+def in_another_script(value: str, text: str) -> bool:
+    """Whether a value is written only in scripts the text does not use: "广州" for a question
+    in English, "Harbin" for one in Chinese.
+
+    Args:
+        value: A text value of a call.
+        text: The question.
+
+    Returns:
+        True when the value has letters and none of its scripts occurs in the text.
+    """
+    own = _scripts(value)
+    return bool(own) and not own & _scripts(text)
 
 
 def _phrases(text: str) -> list[str]:

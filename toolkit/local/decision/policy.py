@@ -106,10 +106,11 @@ class ToolPolicy:
             example of their descriptions that the conversation never says ("Tel Aviv, CA"
             after "such as 'San Francisco, CA'"), with those words excluded
             (:mod:`toolkit.local.decision.examples`).
-        user_words: When every call the model would make is rejected, the likeliest one whose
-            only fault is text the conversation never gave (``get_weather("广州")`` asked
-            about Guangzhou in English) is written again with its strings made of the
-            conversation's phrases (:mod:`toolkit.local.decision.phrases`).
+        user_words: When every call the model would make is rejected and none uses a value
+            the user gave, the likeliest one whose only fault is text in a script the question
+            does not use (``get_weather("广州")`` asked about Guangzhou in English) is written
+            again with its strings made of the conversation's phrases
+            (:mod:`toolkit.local.decision.phrases`).
         label_results: Show each tool result to the model prefixed by the call it answers
             (``add(x=6, y=5) = 11``), a departure from the stock template that keeps a small
             model from answering with the wrong result.

@@ -21,6 +21,7 @@ from toolkit.local.decision.grounding import (
     ungrounded_values,
 )
 from toolkit.local.decision.numbers import known_numbers, numbers_of, ungrounded_numbers
+from toolkit.local.decision.phrases import in_another_script
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.format.job import ChatJob
 from toolkit.wire import content_text
@@ -209,13 +210,15 @@ class CallJudge:
         numbers = ungrounded_numbers(values, known_numbers(self.grounding))
         return bool(faults) and len(faults) == len(numbers)
 
-    def only_text_ungrounded(self, call: dict[str, Any]) -> bool:
-        """Whether a call's only fault is text values the conversation never gave (every
-        number it uses was stated)."""
+    def only_translated(self, call: dict[str, Any]) -> bool:
+        """Whether a call's only fault is text values written in a script the question does
+        not use (the model's translation of the user's words: "广州" for "Guangzhou")."""
         values = arguments_of(call)
         schema = self.schemas.get(call["function"]["name"])
         faults = ungrounded_values(values, schema, self.grounding, self.policy)
-        return bool(faults) and not ungrounded_numbers(values, known_numbers(self.grounding))
+        return bool(faults) and all(
+            isinstance(v, str) and in_another_script(v, self.question) for v in faults
+        )
 
     def repeat_doom(self, value: Any, written: dict[str, Any], tool: str | None) -> bool:
         """Stop a first call as soon as it repeats one the conversation made."""
