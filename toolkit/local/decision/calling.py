@@ -6,8 +6,12 @@ between the two). A first call that repeats the conversation — stopped at the 
 it a repeat — or uses values the conversation never gave
 (:class:`~toolkit.local.decision.turn.CallJudge`) gives way to the next most likely tool; after
 tool results, a call whose only fault is unstated numbers is written again with only the stated
-numbers. When parallel calls are allowed the model is made to write one more call after each,
-of the same tool and then of another, kept only when it is new and grounded.
+numbers, and when no tool does better a call that translated the user's words is written again
+in them (:mod:`~toolkit.local.decision.phrases`). A first call whose text borrows words from
+its description's example is written again without them
+(:mod:`~toolkit.local.decision.examples`). When parallel calls are allowed the model is made to
+write one more call after each, of the same tool and then of another, kept only when it is new
+and grounded.
 """
 
 from __future__ import annotations
