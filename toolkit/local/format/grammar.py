@@ -114,35 +114,26 @@ def _ground_numbers(builder: GrammarBuilder, numbers: Sequence[str]) -> None:
 def _exclude_from_strings(builder: GrammarBuilder, words: Sequence[str]) -> None:
     """Let the grammar's JSON strings contain none of ``words`` (case as given).
 
-    The string's content is a string-matching automaton like :func:`_text_rules`' (a state is
-    the longest end of the content so far that begins an excluded word); an escape sequence
-    starts the matching afresh. Strings with a length bound keep their own rule.
+    The string's content is read by an :class:`_Avoiding` automaton, as a text answer's is; an
+    escape sequence starts the matching afresh. Strings with a length bound keep their own rule.
     """
-    if "string" not in builder.rules:
+    patterns = [w for w in words if w and not set(w) & set('"\\')]
+    if "string" not in builder.rules or not patterns:
         return
-    patterns = sorted({w for w in words if w and not set(w) & set('"\\')})
-    if not patterns:
-        return
-    prefixes = {p[:i] for p in patterns for i in range(len(p) + 1)}
-    alphabet = sorted({ch for p in patterns for ch in p})
-    dead = {q for q in prefixes if any(q.endswith(p) for p in patterns)}
-    states = sorted(prefixes - dead, key=lambda q: (len(q), q))
-    names = {q: f"string-{i}" for i, q in enumerate(states)}
-    for state in states:
-        alts, to_root = ['"\\""'], []
-        for char in alphabet:
-            target = _next_state(state, char, prefixes)
-            if target in dead:
-                continue
-            if target == "":
-                to_root.append(char)
-            else:
-                alts.append(f"{gbnf_literal(char)} {names[target]}")
-        banned = "".join(_class_char(c) for c in sorted(set(alphabet) - set(to_root)))
-        alts.append(rf'[^"\\\x7F\x00-\x1F{banned}] {names[""]}')
-        alts.append(rf'"\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{{4}}) {names[""]}')
-        builder.rules[names[state]] = " | ".join(alts)
-    builder.rules["string"] = f'"\\"" {names[""]}'
+    automaton = _Avoiding(patterns, "string")
+    start = automaton.names[""]
+    for state in automaton.states:
+        alts, excluded = automaton.moves(state)
+        banned = "".join(_class_char(c) for c in sorted(excluded))
+        builder.rules[automaton.names[state]] = " | ".join(
+            [
+                '"\\""',
+                *alts,
+                rf'[^"\\\x7F\x00-\x1F{banned}] {start}',
+                rf'"\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{{4}}) {start}',
+            ]
+        )
+    builder.rules["string"] = f'"\\"" {start}'
 
 
 def _strings_from(builder: GrammarBuilder, phrases: Sequence[str]) -> None:
@@ -216,6 +207,39 @@ def _next_state(state: str, char: str, prefixes: set[str]) -> str:
     return ""
 
 
+class _Avoiding:
+    """A string-matching automaton (Aho-Corasick) for text that contains none of ``patterns``.
+
+    A state is the longest end of the text so far that begins a pattern; a state that ends with
+    a whole pattern has no rule, so the text cannot go there. Each live state becomes a rule
+    named ``{prefix}-{i}`` (the empty state first); every rule is right-linear, so llama.cpp's
+    parser stack does not grow with the text.
+    """
+
+    def __init__(self, patterns: Sequence[str], prefix: str) -> None:
+        listed = sorted({p for p in patterns if p})
+        self._prefixes = {p[:i] for p in listed for i in range(len(p) + 1)}
+        self._alphabet = sorted({ch for p in listed for ch in p})
+        self._dead = {q for q in self._prefixes if any(q.endswith(p) for p in listed)}
+        self.states = sorted(self._prefixes - self._dead, key=lambda q: (len(q), q))
+        self.names = {q: f"{prefix}-{i}" for i, q in enumerate(self.states)}
+
+    def moves(self, state: str, banned: str = "") -> tuple[list[str], set[str]]:
+        """From ``state``: the alternatives that read a pattern's character into a later
+        state, and the characters the rule's catch-all class must leave out (those, the
+        characters that would end a pattern, and ``banned``)."""
+        alts, to_root = [], []
+        for char in self._alphabet:
+            target = _next_state(state, char, self._prefixes)
+            if target in self._dead or char in banned:
+                continue
+            if target == "":
+                to_root.append(char)
+            else:
+                alts.append(f"{gbnf_literal(char)} {self.names[target]}")
+        return alts, (set(self._alphabet) - set(to_root)) | set(banned)
+
+
 def _text_rules(
     builder: GrammarBuilder,
     plain_start: bool,
@@ -224,36 +248,22 @@ def _text_rules(
 ) -> str:
     """Rules for text containing none of ``forbidden``; returns the start rule's name.
 
-    The rules are the states of a string-matching automaton (Aho-Corasick): a state is the
-    longest end of the text so far that begins a forbidden string; a state that ends with a
-    whole forbidden string has no rule, so the text cannot go there. Every rule is
-    right-linear, so llama.cpp's parser stack does not grow with the text. With
-    ``plain_start`` the text may not begin with whitespace, ``{``, ``[`` or a backtick. With
-    ``numbers``, a digit can only begin one of those numbers, which then may not run on into
-    another digit.
+    The rules are the states of an :class:`_Avoiding` automaton. With ``plain_start`` the
+    text may not begin with whitespace, ``{``, ``[`` or a backtick. With ``numbers``, a digit
+    can only begin one of those numbers, which then may not run on into another digit.
     """
-    patterns = sorted({p for p in forbidden if p})
-    prefixes = {p[:i] for p in patterns for i in range(len(p) + 1)}
-    alphabet = sorted({ch for p in patterns for ch in p})
-    dead = {q for q in prefixes if any(q.endswith(p) for p in patterns)}
-    states = sorted(prefixes - dead, key=lambda q: (len(q), q))
-    names = {q: f"text-{i}" for i, q in enumerate(states)}
+    automaton = _Avoiding(forbidden, "text")
+    names = automaton.names
     digits = "0123456789" if numbers is not None else ""
     number = "number" if numbers else None
 
     def rule(state: str, banned: str = "", *, numbered: bool = True) -> str:
-        alts, to_root = [""], []
+        alts = [""]
         if number is not None and numbered:
             alts.append(number)
-        for char in alphabet:
-            target = _next_state(state, char, prefixes)
-            if target in dead or char in banned:
-                continue
-            if target == "":
-                to_root.append(char)
-            else:
-                alts.append(f"{gbnf_literal(char)} {names[target]}")
-        excluded = (set(alphabet) - set(to_root)) | set(banned) | set(digits)
+        moves, excluded = automaton.moves(state, banned)
+        alts += moves
+        excluded |= set(digits)
         alts.append(f"[^{''.join(_class_char(c) for c in sorted(excluded))}] {names['']}")
         return " | ".join(alts)
 
@@ -263,7 +273,7 @@ def _text_rules(
         # After a number: no digit (it would make another number), and after a point none either.
         builder.rules["number-end"] = f'"." number-point | {rule("", ".", numbered=False)}'
         builder.rules["number-point"] = rule("", numbered=False)
-    for state in states:
+    for state in automaton.states:
         builder.rules[names[state]] = rule(state)
     if not plain_start:
         return names[""]
