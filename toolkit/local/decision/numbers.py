@@ -108,7 +108,9 @@ def stated_numbers(texts: Sequence[str]) -> list[str]:
 #: How an answer may say a negative number besides its minus sign ("零下15度", "minus 15").
 NEGATIVE_WORDS = ("−", "零下", "负", "minus ")
 _SAID_NUMBER = re.compile(
-    "(?:(?<![0-9A-Za-z_.])-|" + "|".join(map(re.escape, NEGATIVE_WORDS)) + r")?\d+(?:\.\d+)?"
+    "(?P<sign>(?<![0-9A-Za-z_.])-|"
+    + "|".join(map(re.escape, NEGATIVE_WORDS))
+    + r")?(?P<digits>\d+(?:\.\d+)?)"
 )
 
 
@@ -131,8 +133,8 @@ def signs_restored(answer: str, texts: Sequence[str]) -> str:
         return answer
     out, last = [], 0
     for match in _SAID_NUMBER.finditer(answer):
-        if match.group() in lost:
-            out += [answer[last : match.start()], "-", match.group()]
+        if match["sign"] is None and match["digits"] in lost:
+            out += [answer[last : match.start()], "-", match["digits"]]
             last = match.end()
     return "".join(out) + answer[last:]
 
@@ -147,12 +149,10 @@ def said_numbers(text: str) -> list[str]:
     Returns:
         The numbers, in order.
     """
-    found = []
-    for match in _SAID_NUMBER.finditer(text):
-        digits = re.search(r"\d+(?:\.\d+)?", match.group())
-        assert digits is not None  # the pattern ends with digits
-        found.append(("-" if digits.start() else "") + digits.group())
-    return found
+    return [
+        ("" if match["sign"] is None else "-") + match["digits"]
+        for match in _SAID_NUMBER.finditer(text)
+    ]
 
 
 def numbers_of(value: Any) -> Iterator[float]:

@@ -194,28 +194,27 @@ class CallJudge:
         ]
         return asked_for(tool, called, self.question, self.policy.asked_share, parameters)
 
+    def _faults(self, call: dict[str, Any]) -> list[Any]:
+        """The call's values the conversation never gave (:func:`ungrounded_values`)."""
+        schema = self.schemas.get(call["function"]["name"])
+        return ungrounded_values(arguments_of(call), schema, self.grounding, self.policy)
+
     def rejected(self, call: dict[str, Any]) -> bool:
         """Whether a call repeats the conversation or, with "auto", uses values it never gave."""
         if self.history.redundant(call):
             return True
-        schema = self.schemas.get(call["function"]["name"])
-        values = arguments_of(call)
-        return self.auto and bool(ungrounded_values(values, schema, self.grounding, self.policy))
+        return self.auto and bool(self._faults(call))
 
     def only_numbers_ungrounded(self, call: dict[str, Any]) -> bool:
         """Whether a call's only fault is numbers the conversation never stated."""
-        values = arguments_of(call)
-        schema = self.schemas.get(call["function"]["name"])
-        faults = ungrounded_values(values, schema, self.grounding, self.policy)
-        numbers = ungrounded_numbers(values, known_numbers(self.grounding))
+        faults = self._faults(call)
+        numbers = ungrounded_numbers(arguments_of(call), known_numbers(self.grounding))
         return bool(faults) and len(faults) == len(numbers)
 
     def only_translated(self, call: dict[str, Any]) -> bool:
         """Whether a call's only fault is text values written in a script the question does
         not use (the model's translation of the user's words: "广州" for "Guangzhou")."""
-        values = arguments_of(call)
-        schema = self.schemas.get(call["function"]["name"])
-        faults = ungrounded_values(values, schema, self.grounding, self.policy)
+        faults = self._faults(call)
         return bool(faults) and all(
             isinstance(v, str) and in_another_script(v, self.question) for v in faults
         )
