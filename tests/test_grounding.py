@@ -7,10 +7,15 @@ from toolkit.local.decision.grounding import (
     conversation_text,
     defaults_of,
     rules_out_extra_call,
+    unfounded_options,
+    ungrounded_values,
     uses_given_values,
 )
 from toolkit.local.decision.numbers import known_numbers, ungrounded_numbers
+from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import call_label, labelled_results
+from toolkit.local.decision.turn import CallJudge
+from toolkit.local.format.job import ChatJob
 
 
 def _known(*texts: str) -> frozenset[float]:
@@ -167,3 +172,59 @@ def test_a_call_that_uses_no_value_the_user_gave_is_told_apart() -> None:
     assert uses_given_values(
         {"distance": 10}, conversation_text([{"role": "user", "content": "10 km"}])
     )
+
+
+def test_a_number_inside_a_text_value_must_be_said_too() -> None:
+    text = conversation_text(
+        [{"role": "user", "content": "The price of a marble sculpture of 3 feet?"}]
+    )
+    # "sculpture" is said, the 1 is the model's: half the words is not enough with a number
+    assert "sculpture1" in ungrounded_values({"sculpture_name": "sculpture1"}, None, text)
+    assert not adds_new_grounded_values(
+        {"sculpture_name": "sculpture2", "material": "marble"}, [{"material": "marble"}], text
+    )
+    assert ungrounded_values({"size": "3 ft marble"}, None, text) == []  # its 3 was said
+
+
+_EVENTS = {
+    "type": "object",
+    "properties": {
+        "president_name": {"type": "string"},
+        "start_year": {"type": "integer"},
+        "end_year": {"type": "integer"},
+        "scope": {"type": "string", "enum": ["domestic", "foreign"]},
+    },
+    "required": ["president_name"],
+}
+
+
+def test_optional_arguments_nobody_gave_are_the_ones_left_out() -> None:
+    text = conversation_text(
+        [{"role": "user", "content": "Events during Abraham Lincoln's presidency up to 1865?"}]
+    )
+    guessed = {"president_name": "Abraham Lincoln", "start_year": 1789, "end_year": 1865}
+    assert unfounded_options(guessed, _EVENTS, text) == ["start_year"]
+    # a required argument is never left out, an enum value is the schema's offer
+    assert unfounded_options({"president_name": "George Washington"}, _EVENTS, text) == []
+    assert unfounded_options({"president_name": "x", "scope": "foreign"}, _EVENTS, text) == []
+
+
+def _call(arguments: str) -> dict:
+    return {"id": "c", "type": "function", "function": {"name": "events", "arguments": arguments}}
+
+
+def test_a_call_the_model_chose_loses_its_guesses_and_a_requested_one_keeps_them() -> None:
+    tools = [{"type": "function", "function": {"name": "events", "parameters": _EVENTS}}]
+    messages = [{"role": "user", "content": "What happened while Lincoln was president?"}]
+    arguments = '{"president_name": "Lincoln", "start_year": 1789}'
+    chose = CallJudge(ChatJob(messages=messages, tools=tools), ToolPolicy(), auto=True)
+    assert chose.without_guesses(_call(arguments))["function"]["arguments"] == (
+        '{"president_name": "Lincoln"}'
+    )
+    assert chose.without_guesses(_call("not json")) == _call("not json")
+    asked = CallJudge(ChatJob(messages=messages, tools=tools), ToolPolicy(), auto=False)
+    assert asked.without_guesses(_call(arguments)) == _call(arguments)
+    off = ToolPolicy(leave_out_guesses=False)
+    assert CallJudge(ChatJob(messages=messages, tools=tools), off, auto=True).without_guesses(
+        _call(arguments)
+    ) == _call(arguments)

@@ -11,7 +11,7 @@ in them (:mod:`~toolkit.local.decision.phrases`). A first call whose text borrow
 its description's example is written again without them
 (:mod:`~toolkit.local.decision.examples`). When parallel calls are allowed the model is made to
 write one more call after each, of the same tool and then of another, kept only when it is new
-and grounded.
+and grounded. The calls returned leave out the optional arguments whose values nobody gave.
 """
 
 from __future__ import annotations
@@ -134,7 +134,8 @@ class CallWriter:
         more (first of the tools the question names, then of the same tool, then of the
         others), kept only when it is no repeat and :func:`adds_new_grounded_values` (or, for
         another tool with the answer's values, when
-        the question names it); otherwise the answer ends.
+        the question names it); otherwise the answer ends. The calls returned leave out the
+        optional arguments whose values nobody gave (:meth:`CallJudge.without_guesses`).
         """
         job = self.job
         turn = CallJudge(job, self.policy, auto=name is None and job.tool_choice == "auto")
@@ -147,7 +148,7 @@ class CallWriter:
         stream = ToolCallStream(job.tool_names, lenient=False)
         count = 0
         for piece in pieces:
-            for event in _calls_only(stream.feed(piece)):
+            for event in _calls_only(stream.feed(piece), turn):
                 count += 1
                 yield event
         context = self.tokens + generation.tokens
@@ -167,12 +168,12 @@ class CallWriter:
                 break  # the model had nothing new to ask for
             pieces, generation, call = kept
             for piece in ["\n", *pieces]:
-                for event in _calls_only(stream.feed(piece)):
+                for event in _calls_only(stream.feed(piece), turn):
                     count += 1
                     yield event
             made.append((call["function"]["name"], arguments_of(call)))
             context = attempt + generation.tokens
-        for event in _calls_only(stream.finish()):
+        for event in _calls_only(stream.finish(), turn):
             count += 1
             yield event
         reason = "tool_calls" if count else (generation.finish_reason or "stop")
@@ -326,10 +327,15 @@ class CallWriter:
         return None
 
 
-def _calls_only(events: Iterable[Event]) -> Iterator[ToolCallEvent]:
-    """The calls among a calls grammar's events. The grammar admits no text, so text there is
+def _calls_only(events: Iterable[Event], turn: CallJudge) -> Iterator[ToolCallEvent]:
+    """The calls among a calls grammar's events, without the optional arguments the model
+    guessed (:meth:`CallJudge.without_guesses`). The grammar admits no text, so text there is
     a call the token budget cut short (``<tool_call>`` and no more): it is no answer."""
-    return (event for event in events if isinstance(event, ToolCallEvent))
+    return (
+        ToolCallEvent(event.index, turn.without_guesses(event.call))
+        for event in events
+        if isinstance(event, ToolCallEvent)
+    )
 
 
 def _unused_after(messages: list[dict[str, Any]], calls: list[dict[str, Any]]) -> list[float]:

@@ -33,6 +33,7 @@ __all__ = [
     "occurs",
     "repeats",
     "rules_out_extra_call",
+    "unfounded_options",
     "ungrounded_values",
     "uses_given_values",
 ]
@@ -94,10 +95,14 @@ _EDGE_AFTER = {"digit": r"(?![0-9]|\.[0-9])", "latin": r"(?:e?s)?(?![A-Za-z0-9])
 
 
 def _mentioned(value: str, text: str, share: float) -> bool:
+    """Whether the text says the value whole, or ``share`` of its words and every number in it
+    ("sculpture1" is not said by "a sculpture of 3 feet": the 1 is the model's)."""
     if occurs(value, text):
         return True
     words = _words(value)
-    return bool(words) and sum(occurs(word, text) for word in words) >= share * len(words)
+    if not words or not all(occurs(w, text) for w in words if w[0].isdigit()):
+        return False
+    return sum(occurs(word, text) for word in words) >= share * len(words)
 
 
 def _given(value: Any, text: str, share: float) -> bool:
@@ -378,3 +383,33 @@ def ungrounded_values(
         if not _mentioned(_spelled(value), text, policy.word_share):
             found.append(value)
     return found
+
+
+def unfounded_options(
+    arguments: Mapping[str, Any],
+    parameters: Mapping[str, Any] | None,
+    text: str,
+    policy: ToolPolicy = _DEFAULT,
+) -> list[str]:
+    """The optional arguments of a call whose values the conversation never gave.
+
+    The small model fills optional parameters with guesses (``start_year=1789`` asked about
+    Lincoln's presidency, ``mission="Mission 1"``); left out, the tool's own default applies
+    instead of the guess. A required argument is never among them.
+
+    Args:
+        arguments: The call's arguments.
+        parameters: The tool's ``parameters`` schema (its ``required`` list and offered
+            values).
+        text: :func:`conversation_text` of the conversation.
+        policy: The decision settings (its ``word_share``).
+
+    Returns:
+        The names of those arguments, in order.
+    """
+    required = set((parameters or {}).get("required") or [])
+    return [
+        key
+        for key, value in arguments.items()
+        if key not in required and ungrounded_values({key: value}, parameters, text, policy)
+    ]

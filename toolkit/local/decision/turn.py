@@ -8,6 +8,7 @@ premature.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -18,6 +19,7 @@ from toolkit.local.decision.grounding import (
     conversation_text,
     defaults_of,
     repeats,
+    unfounded_options,
     ungrounded_values,
 )
 from toolkit.local.decision.numbers import known_numbers, numbers_of, ungrounded_numbers
@@ -218,6 +220,22 @@ class CallJudge:
         return bool(faults) and all(
             isinstance(v, str) and in_another_script(v, self.question) for v in faults
         )
+
+    def without_guesses(self, call: dict[str, Any]) -> dict[str, Any]:
+        """The call without its optional arguments whose values the conversation never gave
+        (:func:`~toolkit.local.decision.grounding.unfounded_options`), when the model chose
+        to call ("auto") and :attr:`~ToolPolicy.leave_out_guesses` is on; a call it names
+        (``tool_choice``) is the requested output, every value of it wanted."""
+        if not (self.auto and self.policy.leave_out_guesses):
+            return call
+        arguments = arguments_of(call)
+        schema = self.schemas.get(call["function"]["name"])
+        left_out = unfounded_options(arguments, schema, self.grounding, self.policy)
+        if not left_out:
+            return call
+        kept = {k: v for k, v in arguments.items() if k not in left_out}
+        function = {**call["function"], "arguments": json.dumps(kept, ensure_ascii=False)}
+        return {**call, "function": function}
 
     def repeat_doom(self, value: Any, written: dict[str, Any], tool: str | None) -> bool:
         """Stop a first call as soon as it repeats one the conversation made."""
