@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from toolkit.local.decision.grounding import (
     adds_new_grounded_values,
     conversation_text,
@@ -11,7 +13,12 @@ from toolkit.local.decision.grounding import (
     ungrounded_values,
     uses_given_values,
 )
-from toolkit.local.decision.numbers import known_numbers, ungrounded_numbers
+from toolkit.local.decision.numbers import (
+    known_numbers,
+    number_spellings,
+    run_together,
+    ungrounded_numbers,
+)
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import call_label, labelled_results
 from toolkit.local.decision.turn import CallJudge
@@ -228,3 +235,37 @@ def test_a_call_the_model_chose_loses_its_guesses_and_a_requested_one_keeps_them
     assert CallJudge(ChatJob(messages=messages, tools=tools), off, auto=True).without_guesses(
         _call(arguments)
     ) == _call(arguments)
+
+
+def test_numbers_run_together_are_told_from_numbers_nobody_wrote() -> None:
+    text = conversation_text(
+        [{"role": "user", "content": "The factorial of 5,10 and 15; a term of 15, 20 or 30 years"}]
+    )
+    assert run_together(510, text) and run_together(1520, text) and run_together(51015, text)
+    assert not run_together(105, text)  # the digits are there, not in their order
+    assert not run_together(5, text) and not run_together(20.5, text)
+    assert not run_together(2030, conversation_text([{"role": "user", "content": "20 and 3"}]))
+
+
+def test_the_numbers_a_call_may_write_include_their_json_spellings() -> None:
+    spellings = number_spellings(conversation_text([{"role": "user", "content": "$400,000 at 4%"}]))
+    assert {"400000", "4", "0.04"} <= set(spellings)
+
+
+def test_a_call_that_ran_the_question_numbers_together_is_told_apart() -> None:
+    schema = {"type": "object", "properties": {"number": {"type": "integer"}}}
+    tools = [{"type": "function", "function": {"name": "factorial", "parameters": schema}}]
+    messages = [{"role": "user", "content": "Find the factorial of 5,10 and 15."}]
+    judge = CallJudge(ChatJob(messages=messages, tools=tools), ToolPolicy(), auto=True)
+
+    def call(number: int) -> dict:
+        arguments = json.dumps({"number": number})
+        return {
+            "id": "c",
+            "type": "function",
+            "function": {"name": "factorial", "arguments": arguments},
+        }
+
+    assert judge.runs_numbers_together(call(510))
+    assert not judge.runs_numbers_together(call(5))  # stated: no fault at all
+    assert not judge.runs_numbers_together(call(7))  # invented, but not the question's run together

@@ -29,7 +29,7 @@ from toolkit.local.decision.grounding import (
     rules_out_extra_call,
     uses_given_values,
 )
-from toolkit.local.decision.numbers import known_numbers, numbers_of
+from toolkit.local.decision.numbers import known_numbers, number_spellings, numbers_of
 from toolkit.local.decision.phrases import conversation_phrases
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.turn import (
@@ -276,10 +276,14 @@ class CallWriter:
     def _grounded_retry(
         self, turn: CallJudge, tool: str, call: dict[str, Any], retried: set[str]
     ) -> tuple[list[str], Any, list[dict]] | None:
-        """After tool results, a call whose only fault is numbers nobody stated is written again
-        with the stated numbers as the only ones its grammar admits (a small model copies the
-        examples of a tool's description: ``calculate("(6 + 5) * 2")`` for "21.9 + 24.9")."""
-        if tool in retried or not has_results(self.job.messages):
+        """A call whose only fault is numbers nobody stated is written again with the stated
+        numbers (as written, and as :func:`number_spellings`) as the only ones its grammar
+        admits: after tool results (a small model copies the examples of a tool's
+        description: ``calculate("(6 + 5) * 2")`` for "21.9 + 24.9"), and before them when it
+        ran the question's numbers together (``factorial(510)`` for "5,10 and 15")."""
+        if tool in retried:
+            return None
+        if not has_results(self.job.messages) and not turn.runs_numbers_together(call):
             return None
         retried.add(tool)
         if not turn.only_numbers_ungrounded(call):
@@ -287,7 +291,8 @@ class CallWriter:
         stated = self._stated_numbers()
         if not stated:
             return None
-        return self._written_again(turn, tool, numbers=stated)
+        numbers = list(dict.fromkeys([*stated, *number_spellings(turn.grounding)]))
+        return self._written_again(turn, tool, numbers=numbers)
 
     def _extra_call(
         self, turn: CallJudge, context: list[int], made: list[tuple[str, dict]], grammar: str

@@ -17,7 +17,9 @@ __all__ = [
     "is_number",
     "known_numbers",
     "leaves",
+    "number_spellings",
     "numbers_of",
+    "run_together",
     "said_numbers",
     "signs_restored",
     "stated_numbers",
@@ -85,6 +87,47 @@ def known_numbers(text: str) -> frozenset[float]:
             found.add(round(value / 100, 12))
     found.update(float(match.group().replace(",", "")) for match in _GROUPED.finditer(text))
     return frozenset(found)
+
+
+def run_together(value: Any, text: str) -> bool:
+    """Whether a number is two or more of the text's numbers written one after another.
+
+    Asked "the factorial of 5,10 and 15", the small model writes ``factorial(510)``; for "a
+    term of 15, 20 and 30 years", ``loan_term=1520``: the list's first numbers run together.
+
+    Args:
+        value: A call's number.
+        text: The conversation's text.
+
+    Returns:
+        True when the number's digits are the digits of consecutive numbers of the text.
+    """
+    if not is_number(value) or not float(value).is_integer() or value < 0:
+        return False
+    digits = str(int(value))
+    written = [m.group() for m in _NUMBER.finditer(text) if "." not in m.group()]
+    for start in range(len(written)):
+        joined = written[start]
+        for following in written[start + 1 :]:
+            joined += following
+            if joined == digits:
+                return True
+            if len(joined) >= len(digits):
+                break
+    return False
+
+
+def number_spellings(text: str) -> list[str]:
+    """:func:`known_numbers` as a call writes them in JSON ("$400,000" → ``400000``, "4%" →
+    ``4`` and ``0.04``).
+
+    Args:
+        text: The conversation's text.
+
+    Returns:
+        The spellings, smallest number first.
+    """
+    return [str(int(n)) if n.is_integer() else repr(n) for n in sorted(known_numbers(text))]
 
 
 #: A number as written, with its sign when it has one ("-15", not the "-11" of "2026-11-15").

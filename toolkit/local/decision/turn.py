@@ -22,7 +22,12 @@ from toolkit.local.decision.grounding import (
     unfounded_options,
     ungrounded_values,
 )
-from toolkit.local.decision.numbers import known_numbers, numbers_of, ungrounded_numbers
+from toolkit.local.decision.numbers import (
+    known_numbers,
+    numbers_of,
+    run_together,
+    ungrounded_numbers,
+)
 from toolkit.local.decision.phrases import in_another_script
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.format.job import ChatJob
@@ -212,6 +217,15 @@ class CallJudge:
         faults = self._faults(call)
         numbers = ungrounded_numbers(arguments_of(call), known_numbers(self.grounding))
         return bool(faults) and len(faults) == len(numbers)
+
+    def runs_numbers_together(self, call: dict[str, Any]) -> bool:
+        """Whether a call's only fault is unstated numbers, one of them numbers of the
+        conversation run together (:func:`~toolkit.local.decision.numbers.run_together`:
+        ``factorial(510)`` asked about 5, 10 and 15)."""
+        if not self.only_numbers_ungrounded(call):
+            return False
+        unstated = ungrounded_numbers(arguments_of(call), known_numbers(self.grounding))
+        return any(run_together(n, self.grounding) for n in unstated)
 
     def only_translated(self, call: dict[str, Any]) -> bool:
         """Whether a call's only fault is text values written in a script the question does
