@@ -269,3 +269,8 @@ def test_a_call_that_ran_the_question_numbers_together_is_told_apart() -> None:
     assert judge.runs_numbers_together(call(510))
     assert not judge.runs_numbers_together(call(5))  # stated: no fault at all
     assert not judge.runs_numbers_together(call(7))  # invented, but not the question's run together
+
+
+def test_a_date_is_said_by_its_numbers_in_other_words() -> None:
+    text = conversation_text([{"role": "user", "content": "a flight on May 18th, 2022"}])
+    assert adds_new_grounded_values({"date": "2022-05-18"}, [{"date": "2022-05-03"}], text)

@@ -111,17 +111,27 @@ class CallWriter:
         """The grammars one more call is tried under, in order: the tools the question names
         that no call of the answer used yet (the debt ratio asked for after the profit
         margin), the same tool as the call before (the second city of a parallel request),
-        then the other tools."""
+        then the other tools; with only the numbers of :attr:`CallJudge.numbers_only` when
+        the first call's were confined to them."""
         last = made[-1][0]
         others = [n for n in self.job.tool_names if n != last]
+        numbers = turn.numbers_only
         if not others:
-            return [grammar]
+            return [
+                grammar
+                if numbers is None
+                else calls_grammar(self.job.tools, max_calls=1, numbers=numbers)
+            ]
         called = [n for n, _ in made]
         asked = [n for n in others if n not in called and turn.asks_for(n, called)]
         rest = [n for n in others if n not in asked]
         tools = self.job.tools
         groups = [asked, [last], rest]
-        return [calls_grammar(tools, names=names, max_calls=1) for names in groups if names]
+        return [
+            calls_grammar(tools, names=names, max_calls=1, numbers=numbers)
+            for names in groups
+            if names
+        ]
 
     def calls(self, name: str | None) -> Iterator[Event]:
         """Calls, one ``<tool_call>`` block at a time.
@@ -292,7 +302,10 @@ class CallWriter:
         if not stated:
             return None
         numbers = list(dict.fromkeys([*stated, *number_spellings(turn.grounding)]))
-        return self._written_again(turn, tool, numbers=numbers)
+        again = self._written_again(turn, tool, numbers=numbers)
+        if again is not None and not has_results(self.job.messages):
+            turn.numbers_only = numbers  # the extra calls write the list's other numbers
+        return again
 
     def _extra_call(
         self, turn: CallJudge, context: list[int], made: list[tuple[str, dict]], grammar: str

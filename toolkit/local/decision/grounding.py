@@ -95,12 +95,14 @@ _EDGE_AFTER = {"digit": r"(?![0-9]|\.[0-9])", "latin": r"(?:e?s)?(?![A-Za-z0-9])
 
 
 def _mentioned(value: str, text: str, share: float) -> bool:
-    """Whether the text says the value whole, or ``share`` of its words and every number in it
-    ("sculpture1" is not said by "a sculpture of 3 feet": the 1 is the model's)."""
+    """Whether the text says the value whole, or ``share`` of its words; a value of words and
+    numbers, every number in it too ("sculpture1" is not said by "a sculpture of 3 feet": the 1
+    is the model's; "2022-05-18", all numbers, is said by "May 18, 2022")."""
     if occurs(value, text):
         return True
     words = _words(value)
-    if not words or not all(occurs(w, text) for w in words if w[0].isdigit()):
+    numbers = [w for w in words if w[0].isdigit()]
+    if not words or (len(numbers) < len(words) and not all(occurs(n, text) for n in numbers)):
         return False
     return sum(occurs(word, text) for word in words) >= share * len(words)
 

@@ -185,6 +185,9 @@ class CallJudge:
         self.defaults = {n: defaults_of(s) for n, s in self.schemas.items()}
         self.question = last_question(job.messages)
         self.doomed_name: str | None = None
+        #: The only numbers this answer's calls may write, once a call ran the question's
+        #: numbers together (set by the call writer's rewrite); ``None``: any.
+        self.numbers_only: list[str] | None = None
 
     def asks_for(self, tool: str, called: Sequence[str]) -> bool:
         """:func:`asked_for` on this turn's question, with the called tools' parameter names.
