@@ -12,7 +12,9 @@ toolkit's loop:
 6. a question no offered tool fits is forced onto the one tool there is;
 7. a value the user gave in other words (an English city name for a tool whose data is in
    Chinese) is written as the model's translation, which the grounding check rejects;
-8. a negative result loses its minus sign in the final answer.
+8. a negative result loses its minus sign in the final answer;
+9. an optional parameter is filled with a guess (a start year nobody asked for);
+10. a list of numbers is run together into one ("4,6 and 8" written as 46).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import sys
 from pathlib import Path
 
 import httpx
+import openai
 from helpers import embedded_chat
 from langchain.agents import create_agent
 from langchain_core.messages import AIMessage
@@ -209,3 +212,54 @@ def test_a_negative_result_keeps_its_sign(local_server) -> None:
     result = ToolLoop(_chat(local_server), [get_weather]).run("哈尔滨今天多少度？")
     assert result.answered, result.hint
     assert re.search(r"(-|−|零下|负)\s*15(?![\d.])", result.answer), result.answer
+
+
+def _function(name: str, description: str, properties: dict, required: list[str]) -> dict:
+    parameters = {"type": "object", "properties": properties, "required": required}
+    return {
+        "type": "function",
+        "function": {"name": name, "description": description, "parameters": parameters},
+    }
+
+
+_EVENTS = _function(
+    "presidency_events",
+    "List the main events during a US president's time in office.",
+    {
+        "president": {"type": "string", "description": "The president's name."},
+        "start_year": {"type": "integer", "description": "First year to include (optional)."},
+        "end_year": {"type": "integer", "description": "Last year to include (optional)."},
+    },
+    ["president"],
+)
+_FACTORIAL = _function(
+    "factorial",
+    "Compute the factorial of a number.",
+    {"number": {"type": "integer", "description": "The number."}},
+    ["number"],
+)
+
+
+def _sdk_calls(local_server, question: str, tool: dict) -> list[dict]:
+    client = openai.OpenAI(
+        base_url=local_server.base_url, api_key=local_server.api_key or "local", timeout=900
+    )
+    reply = client.chat.completions.create(
+        model="local", messages=[{"role": "user", "content": question}], tools=[tool]
+    )
+    calls = reply.choices[0].message.tool_calls or []
+    return [json.loads(call.function.arguments) for call in calls]
+
+
+def test_an_optional_parameter_nobody_gave_is_left_to_the_tool(local_server) -> None:
+    # The model writes start_year=1961, end_year=1965: years nobody gave (and wrong ones).
+    question = "What happened while Abraham Lincoln was president?"
+    calls = _sdk_calls(local_server, question, _EVENTS)
+    assert calls and all("Lincoln" in call["president"] for call in calls), calls
+    assert all(set(call) == {"president"} for call in calls), calls  # no invented years
+
+
+def test_a_list_of_numbers_is_not_run_together(local_server) -> None:
+    # The model's first call is factorial(37); written again, then one call per number.
+    calls = _sdk_calls(local_server, "What is the factorial of 3,7 and 9?", _FACTORIAL)
+    assert sorted(call["number"] for call in calls) == [3, 7, 9], calls
