@@ -196,16 +196,12 @@ def turn_results(messages: Sequence[Mapping[str, Any]]) -> tuple[str, list[str]]
         The question ("" when there is none) and each result as ``call = result``.
     """
     labelled = labelled_results(messages)
-    for position in range(len(labelled) - 1, -1, -1):
-        if labelled[position].get("role") == "user":
-            question = content_text(labelled[position].get("content")).strip()
-            results = [
-                content_text(m.get("content")).strip()
-                for m in labelled[position + 1 :]
-                if m.get("role") == "tool"
-            ]
-            return question, results
-    return "", []
+    if not any(m.get("role") == "user" for m in labelled):
+        return "", []
+    start = turn_start(labelled)
+    question = content_text(labelled[start].get("content")).strip()
+    tool = [m for m in labelled[start + 1 :] if m.get("role") == "tool"]
+    return question, [content_text(m.get("content")).strip() for m in tool]
 
 
 def answer_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]] | None:
