@@ -216,8 +216,8 @@ def test_optional_arguments_nobody_gave_are_the_ones_left_out() -> None:
     assert unfounded_options({"president_name": "x", "scope": "foreign"}, _EVENTS, text) == []
 
 
-def _call(arguments: str) -> dict:
-    return {"id": "c", "type": "function", "function": {"name": "events", "arguments": arguments}}
+def _call(arguments: str, name: str = "events") -> dict:
+    return {"id": "c", "type": "function", "function": {"name": name, "arguments": arguments}}
 
 
 def test_a_call_the_model_chose_loses_its_guesses_and_a_requested_one_keeps_them() -> None:
@@ -259,12 +259,7 @@ def test_a_call_that_ran_the_question_numbers_together_is_told_apart() -> None:
     judge = CallJudge(ChatJob(messages=messages, tools=tools), ToolPolicy(), auto=True)
 
     def call(number: int) -> dict:
-        arguments = json.dumps({"number": number})
-        return {
-            "id": "c",
-            "type": "function",
-            "function": {"name": "factorial", "arguments": arguments},
-        }
+        return _call(json.dumps({"number": number}), "factorial")
 
     assert judge.runs_numbers_together(call(510))
     assert not judge.runs_numbers_together(call(5))  # stated: no fault at all

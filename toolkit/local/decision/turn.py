@@ -215,20 +215,21 @@ class CallJudge:
             return True
         return self.auto and bool(self._faults(call))
 
-    def only_numbers_ungrounded(self, call: dict[str, Any]) -> bool:
-        """Whether a call's only fault is numbers the conversation never stated."""
+    def _only_numbers(self, call: dict[str, Any]) -> list[float]:
+        """The call's unstated numbers when they are its only faults (else empty)."""
         faults = self._faults(call)
         numbers = ungrounded_numbers(arguments_of(call), known_numbers(self.grounding))
-        return bool(faults) and len(faults) == len(numbers)
+        return numbers if faults and len(faults) == len(numbers) else []
+
+    def only_numbers_ungrounded(self, call: dict[str, Any]) -> bool:
+        """Whether a call's only fault is numbers the conversation never stated."""
+        return bool(self._only_numbers(call))
 
     def runs_numbers_together(self, call: dict[str, Any]) -> bool:
         """Whether a call's only fault is unstated numbers, one of them numbers of the
         conversation run together (:func:`~toolkit.local.decision.numbers.run_together`:
         ``factorial(510)`` asked about 5, 10 and 15)."""
-        if not self.only_numbers_ungrounded(call):
-            return False
-        unstated = ungrounded_numbers(arguments_of(call), known_numbers(self.grounding))
-        return any(run_together(n, self.grounding) for n in unstated)
+        return any(run_together(n, self.grounding) for n in self._only_numbers(call))
 
     def only_translated(self, call: dict[str, Any]) -> bool:
         """Whether a call's only fault is text values written in a script the question does
