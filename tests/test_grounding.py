@@ -8,6 +8,7 @@ from toolkit.local.decision.grounding import (
     adds_new_grounded_values,
     conversation_text,
     defaults_of,
+    needs_unstated_number,
     rules_out_extra_call,
     unfounded_options,
     ungrounded_values,
@@ -269,3 +270,45 @@ def test_a_call_that_ran_the_question_numbers_together_is_told_apart() -> None:
 def test_a_date_is_said_by_its_numbers_in_other_words() -> None:
     text = conversation_text([{"role": "user", "content": "a flight on May 18th, 2022"}])
     assert adds_new_grounded_values({"date": "2022-05-18"}, [{"date": "2022-05-03"}], text)
+
+
+_ADD = {
+    "type": "object",
+    "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}},
+    "required": ["x", "y"],
+}
+
+
+def test_a_tool_needing_a_number_of_a_conversation_without_digits_needs_an_unstated_one() -> None:
+    text = conversation_text([{"role": "user", "content": "计算一下北京和西安的气温的总和"}])
+    assert needs_unstated_number(_ADD, [{"city": "北京"}], text)
+    # Whatever number the call wrote, the extra-call check would doom it there.
+    assert rules_out_extra_call(6, [{"city": "北京"}], text)
+
+
+def test_a_digit_anywhere_a_number_could_come_from_leaves_the_tool_callable() -> None:
+    text = conversation_text([{"role": "user", "content": "What is the sum of the temperatures?"}])
+    assert not needs_unstated_number(_ADD, [], text + " 6 degrees")  # the conversation
+    assert not needs_unstated_number(_ADD, [{"x": 6, "y": 5}], text)  # an earlier call
+    with_default = {
+        **_ADD,
+        "properties": {**_ADD["properties"], "scale": {"type": "integer", "default": 10}},
+    }
+    assert not needs_unstated_number(with_default, [], text)  # a default of the tool
+
+
+def test_a_tool_whose_numbers_are_optional_or_offered_is_not_ruled_out() -> None:
+    text = conversation_text([{"role": "user", "content": "What's the weather in Lyon?"}])
+    optional = {"type": "object", "properties": {"days": {"type": "integer"}}, "required": []}
+    offered = {
+        "type": "object",
+        "properties": {"days": {"type": "integer", "enum": [1, 3]}},
+        "required": ["days"],
+    }
+    words = {
+        "type": "object",
+        "properties": {"city": {"type": "string"}},
+        "required": ["city"],
+    }
+    for schema in (optional, offered, words, None):
+        assert not needs_unstated_number(schema, [], text)

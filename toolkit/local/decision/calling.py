@@ -25,6 +25,7 @@ from toolkit.local.decision.grounding import (
     adds_new_grounded_values,
     arguments_of,
     conversation_text,
+    needs_unstated_number,
     repeats,
     rules_out_extra_call,
     uses_given_values,
@@ -38,7 +39,7 @@ from toolkit.local.decision.turn import (
     turn_start,
 )
 from toolkit.local.format.events import Event, Finished, ToolCallEvent
-from toolkit.local.format.grammar import calls_grammar
+from toolkit.local.format.grammar import call_opening, calls_grammar
 from toolkit.local.format.job import ChatJob, SamplingOptions
 from toolkit.local.format.json_scan import JsonScanner
 from toolkit.local.format.parser import ToolCallStream, parse_tool_calls
@@ -78,12 +79,22 @@ class CallWriter:
         def _stated_numbers(self) -> list[str] | None: ...
 
     def _attempt(
-        self, context: list[int], grammar: str, doomed: Doom | None = None
+        self,
+        context: list[int],
+        grammar: str,
+        doomed: Doom | None = None,
+        names: list[str] | None = None,
     ) -> tuple[list[str], Any, list[dict], bool]:
-        """One grammar-constrained call: its pieces, generation, calls and whether it was
-        given up because ``doomed`` said so of a completed argument value."""
+        """One call under a grammar of the tools ``names`` (default: every tool): its pieces,
+        generation, calls and whether it was given up because ``doomed`` said so of a
+        completed argument value. The grammar's opening (:func:`call_opening`) is written,
+        not chosen."""
         generation = self.engine.generate(
-            context, self._options(), grammar=grammar, cancel=self.cancel
+            context,
+            self._options(),
+            grammar=grammar,
+            cancel=self.cancel,
+            opening=call_opening(self.job.tools, names),
         )
         pieces: list[str] = []
         scanner = JsonScanner(values_under="arguments", skip_prefix=True) if doomed else None
@@ -100,35 +111,37 @@ class CallWriter:
                 named = _NAMED.search("".join(pieces))
                 if doomed(value, written, named.group(1) if named else None):
                     generation.close()
-                    self.used += generation.completion_tokens
+                    self.used += generation.completion_tokens - generation.written
                     return pieces, generation, [], True
-        self.used += generation.completion_tokens
+        # The opening the engine wrote counts once the call is kept (it is output then): an
+        # attempt given up spent only the tokens the model chose.
+        self.used += generation.completion_tokens - generation.written
         text = "".join(pieces)
         found = parse_tool_calls(text, self.job.tool_names, lenient=False).tool_calls
         return pieces, generation, found, False
 
-    def _probes(self, turn: CallJudge, made: list[tuple[str, dict]], grammar: str) -> list[str]:
-        """The grammars one more call is tried under, in order: the tools the question names
-        that no call of the answer used yet (the debt ratio asked for after the profit
-        margin), the same tool as the call before (the second city of a parallel request),
-        then the other tools; with only the numbers of :attr:`CallJudge.numbers_only` when
-        the first call's were confined to them."""
+    def _probes(
+        self, turn: CallJudge, made: list[tuple[str, dict]], grammar: str
+    ) -> list[tuple[str, list[str]]]:
+        """The grammars one more call is tried under, with their tools, in order: the tools
+        the question names that no call of the answer used yet (the debt ratio asked for
+        after the profit margin), the same tool as the call before (the second city of a
+        parallel request), then the other tools; with only the numbers of
+        :attr:`CallJudge.numbers_only` when the first call's were confined to them."""
         last = made[-1][0]
         others = [n for n in self.job.tool_names if n != last]
         numbers = turn.numbers_only
         if not others:
-            return [
-                grammar
-                if numbers is None
-                else calls_grammar(self.job.tools, max_calls=1, numbers=numbers)
-            ]
+            if numbers is not None:
+                grammar = calls_grammar(self.job.tools, max_calls=1, numbers=numbers)
+            return [(grammar, [last])]
         called = [n for n, _ in made]
         asked = [n for n in others if n not in called and turn.asks_for(n, called)]
         rest = [n for n in others if n not in asked]
         tools = self.job.tools
         groups = [asked, [last], rest]
         return [
-            calls_grammar(tools, names=names, max_calls=1, numbers=numbers)
+            (calls_grammar(tools, names=names, max_calls=1, numbers=numbers), names)
             for names in groups
             if names
         ]
@@ -150,11 +163,12 @@ class CallWriter:
         job = self.job
         turn = CallJudge(job, self.policy, auto=name is None and job.tool_choice == "auto")
         grammar = calls_grammar(job.tools, names=[name] if name else None, max_calls=1)
-        first = self._first_call(turn, grammar)
+        first = self._first_call(turn, grammar, [name] if name else None)
         if first is None:
             yield from self.text(from_results=True)  # the answer is already in the results
             return
         pieces, generation, found = self._in_own_words(turn, first)
+        self.used += generation.written  # the kept call's opening is output
         stream = ToolCallStream(job.tool_names, lenient=False)
         count = 0
         for piece in pieces:
@@ -177,6 +191,7 @@ class CallWriter:
             if kept is None:
                 break  # the model had nothing new to ask for
             pieces, generation, call = kept
+            self.used += generation.written
             for piece in ["\n", *pieces]:
                 for event in _calls_only(stream.feed(piece), turn):
                     count += 1
@@ -190,10 +205,12 @@ class CallWriter:
         yield self._finished(reason, "calls")
 
     def _first_call(
-        self, turn: CallJudge, grammar: str
+        self, turn: CallJudge, grammar: str, names: list[str] | None
     ) -> tuple[list[str], Any, list[dict]] | None:
         """The first call of the answer, or ``None`` when the answer should be text."""
-        pieces, generation, found, doomed = self._attempt(self.tokens, grammar, turn.repeat_doom)
+        pieces, generation, found, doomed = self._attempt(
+            self.tokens, grammar, turn.repeat_doom, names
+        )
         tried = {c["function"]["name"] for c in found} | ({turn.doomed_name} - {None})
         # Calls rejected only for values the conversation never gave: should no tool do better,
         # the one the model was likeliest to name is made (before any result is there), if it
@@ -233,9 +250,12 @@ class CallWriter:
                     return max(fallbacks)[3]
                 return None
             tried.add(others[-1][1])
-            narrow = calls_grammar(self.job.tools, names=[others[-1][1]], max_calls=1)
+            chosen = [others[-1][1]]
+            narrow = calls_grammar(self.job.tools, names=chosen, max_calls=1)
             turn.doomed_name = None
-            pieces, generation, found, doomed = self._attempt(self.tokens, narrow, turn.repeat_doom)
+            pieces, generation, found, doomed = self._attempt(
+                self.tokens, narrow, turn.repeat_doom, chosen
+            )
             tried |= {turn.doomed_name} - {None}
         return pieces, generation, found
 
@@ -278,7 +298,9 @@ class CallWriter:
         """One call of ``tool`` written again under a narrower grammar (``restriction``: the
         keyword arguments of :func:`calls_grammar`); ``None`` unless it is one sound call."""
         grammar = calls_grammar(self.job.tools, names=[tool], max_calls=1, **restriction)
-        pieces, generation, found, doomed = self._attempt(self.tokens, grammar, turn.repeat_doom)
+        pieces, generation, found, doomed = self._attempt(
+            self.tokens, grammar, turn.repeat_doom, [tool]
+        )
         if doomed or len(found) != 1 or turn.rejected(found[0]):
             return None
         return pieces, generation, found
@@ -321,8 +343,11 @@ class CallWriter:
             required = turn.required.get(tool or "", [])
             return tool is not None and repeats(written, required, earlier, rearranged=True)
 
-        for probe in self._probes(turn, made, grammar):
-            pieces, generation, found, _ = self._attempt(context, probe, doomed)
+        for probe, names in self._probes(turn, made, grammar):
+            schemas = [turn.schemas.get(n) for n in names]
+            if all(needs_unstated_number(s, previous, turn.grounding) for s in schemas):
+                continue  # any call of these tools would be doomed at a number nobody gave
+            pieces, generation, found, _ = self._attempt(context, probe, doomed, names)
             if generation.finish_reason != "stop" or len(found) != 1:
                 continue
             call = found[0]

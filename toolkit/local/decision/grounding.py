@@ -30,6 +30,7 @@ __all__ = [
     "arguments_of",
     "conversation_text",
     "defaults_of",
+    "needs_unstated_number",
     "occurs",
     "repeats",
     "rules_out_extra_call",
@@ -192,6 +193,42 @@ def adds_new_grounded_values(
     used = {word for value in before for word in _words(value)}
     fresh = {word for value in novel for word in _words(value)} - used
     return bool(fresh) and all(_given(values[v], text, policy.word_share) for v in novel)
+
+
+def needs_unstated_number(
+    parameters: Mapping[str, Any] | None,
+    previous: Sequence[Mapping[str, Any]],
+    text: str,
+) -> bool:
+    """Whether every call of a tool would hold a number nobody gave, before one is written.
+
+    A tool that requires a number (no ``enum``, ``const`` or default to take instead), asked
+    of a conversation without a digit (``add`` after "the temperatures of Beijing and Xi'an?",
+    before any result) when no call of the answer holds one either and no default of the tool
+    is one: whatever the call, :func:`rules_out_extra_call` dooms it at that number, so it
+    need not be written.
+
+    Args:
+        parameters: The tool's ``parameters`` schema.
+        previous: The arguments of the calls already made in this answer.
+        text: :func:`conversation_text` of the conversation.
+
+    Returns:
+        True when no call of the tool can be kept.
+    """
+    schema = parameters or {}
+    properties = schema.get("properties") or {}
+    required = [properties.get(name) for name in schema.get("required") or [] if name in properties]
+    wants_number = any(
+        isinstance(p, Mapping)
+        and p.get("type") in ("integer", "number")
+        and not {"enum", "const", "default"} & set(p)
+        for p in required
+    )
+    if not wants_number:
+        return False
+    digits = [text, *defaults_of(parameters), *(_spelled(v) for c in previous for v in leaves(c))]
+    return not any(re.search(r"\d", d) for d in digits)
 
 
 #: The words of a value: numbers (decimals whole) and runs of letters.

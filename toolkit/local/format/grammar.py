@@ -30,7 +30,7 @@ from typing import Any
 from toolkit.errors import PromptError
 from toolkit.local.format.json_grammar import GrammarBuilder, gbnf_literal
 
-__all__ = ["calls_grammar", "text_grammar", "use_token_references"]
+__all__ = ["call_opening", "calls_grammar", "text_grammar", "use_token_references"]
 
 _OPEN = "<tool_call>"
 
@@ -185,6 +185,28 @@ def calls_grammar(
     if phrases:
         _strings_from(builder, phrases)
     return builder.render(root)
+
+
+def call_opening(tools: Sequence[Mapping[str, Any]], names: Iterable[str] | None = None) -> str:
+    """The text every output of ``calls_grammar(tools, names=names)`` begins with.
+
+    ``<tool_call>`` and the call's JSON up to its name (``{"name": "``, where the name's
+    probabilities are read too); with one tool to call, its name and the ``"arguments":`` key
+    as well, ending before the space that the model's own token for the arguments may start
+    with (`` {"``).
+
+    Args:
+        tools: The tools the grammar was built from.
+        names: The names the grammar was restricted to (default: every tool).
+
+    Returns:
+        The opening text.
+    """
+    chosen = list(_functions(tools)) if names is None else list(dict.fromkeys(names))
+    head = f'{_OPEN}\n{{"name": '
+    if len(chosen) == 1:
+        return f'{head}{json.dumps(chosen[0], ensure_ascii=False)}, "arguments":'
+    return f'{head}"'
 
 
 #: Characters a text answer may not begin with: a JSON or fenced call cannot pass as text.

@@ -12,6 +12,12 @@ requests with a lock. What it adds to llama.cpp:
   grammar nearly free when the model already follows it.
 * **Prompt-lookup decoding** for greedy decoding (:mod:`toolkit.local.runtime.lookup`): a short
   guess of the next tokens, taken from the context, is evaluated in the same batch as each token.
+* **The same text in other tokens** (:mod:`toolkit.local.runtime.respell`): where a new prompt
+  spells what the evaluated context holds in other tokens (a call the model wrote, rendered
+  again), the evaluated tokens are kept instead of evaluating the rest again.
+* **A forced opening**: text the grammar admits as the only start of the output (the
+  ``<tool_call>`` scaffolding and the tool's name of a call whose tool is chosen) is written in
+  its own tokens and evaluated with the prompt in one batch, instead of one token at a time.
 * Greedy decoding at temperature 0, seeded sampling otherwise, stop strings (never split
   across streamed pieces), UTF-8 pieces that never cut a character, token counts.
 
@@ -42,6 +48,7 @@ from toolkit.local.runtime.generation import Generation, pick_token, token_logpr
 from toolkit.local.runtime.grammar_sampler import TOKEN_DATA, CompiledGrammar
 from toolkit.local.runtime.lookup import DEFAULT_LOOKUP_TOKENS, LookupFeeder
 from toolkit.local.runtime.prefix_cache import PrefixCache
+from toolkit.local.runtime.respell import same_text
 from toolkit.local.runtime.vocabulary import Vocabulary
 
 __all__ = ["Engine"]
@@ -110,6 +117,8 @@ class Engine(Vocabulary):
         self._scratch = np.zeros(self.n_vocab, dtype=TOKEN_DATA)
         self._scratch["id"] = np.arange(self.n_vocab, dtype=np.int32)
         self._logits: np.ndarray | None = None
+        #: Prompt tokens evaluated so far (those the KV cache or a saved state did not hold).
+        self.prompt_evaluated = 0
         #: Held by whoever uses the model: it serves one request at a time.
         self.lock = threading.Lock()
         self._markers = {m: m for m in _MARKERS if self.token_id(m) is not None}
@@ -161,17 +170,27 @@ class Engine(Vocabulary):
         if len(tokens) >= self.n_ctx:
             raise ContextWindowError(len(tokens), self.n_ctx)
         common = 0 if fresh else self._common_prefix(tokens)
+        if 0 < common < min(len(tokens), llm.n_tokens):
+            # The same text in other tokens (a call the model wrote, rendered again): keep the
+            # evaluated tokens for it (:mod:`toolkit.local.runtime.respell`).
+            cached = llm.input_ids[common : llm.n_tokens].tolist()
+            kept, spelled = same_text(cached, tokens[common:], self.spelling)
+            if kept:
+                tokens = [*tokens[:common], *cached[:kept], *tokens[common + spelled :]]
+                common = self._common_prefix(tokens)
         if common == len(tokens) == llm.n_tokens and self._logits is not None:
             return self._logits
         system = self._system_turn(tokens)
         if self.prefixes is not None and not fresh and common < system < len(tokens):
             if not self.prefixes.restore(tokens[:system]):
                 llm.n_tokens = min(common, llm.n_tokens)
+                self.prompt_evaluated += system - llm.n_tokens
                 llm.eval(list(tokens[llm.n_tokens : system]))
                 self.prefixes.store(tokens[:system])
             common = system
         common = min(common, len(tokens) - 1)  # re-evaluate at least one token for its logits
         llm.n_tokens = common
+        self.prompt_evaluated += len(tokens) - common
         llm.eval(list(tokens[common:]))
         return self._read_logits()
 
@@ -229,6 +248,7 @@ class Engine(Vocabulary):
         grammar: str | None = None,
         cancel: threading.Event | None = None,
         ban_first: np.ndarray | Sequence[int] | None = None,
+        opening: str = "",
     ) -> Generation:
         """Start generating after a prompt; iterate the result for text pieces.
 
@@ -238,6 +258,10 @@ class Engine(Vocabulary):
             grammar: GBNF text constraining the output, or ``None``.
             cancel: Set it to stop early (e.g. the client went away).
             ban_first: Token ids the first generated token may not be.
+            opening: Text the output starts with, known in advance (what the grammar forces):
+                its tokens are written, not chosen, and evaluated with the prompt in one batch.
+                They are part of the output and its counts. Ignored when log-probabilities
+                are asked for (a written token has none) or with ``ban_first``.
 
         Returns:
             A :class:`Generation`; iterating it yields text pieces, and its counts and
@@ -247,18 +271,32 @@ class Engine(Vocabulary):
             ContextWindowError: The prompt does not fit the context window.
             LocalModelError: llama.cpp rejects the grammar.
         """
+        scored = options.top_logprobs is not None
+        budget = max(0, min(options.max_tokens, self.n_ctx - len(tokens)))
+        written = [] if scored or ban_first is not None or not opening else self._opening(opening)
+        written = written[: max(0, budget - 1)]
+        compiled = self._grammar(grammar) if grammar else None
+        if compiled is not None:
+            for token in written:
+                if not compiled.allows(token):
+                    raise LocalModelError(f"the grammar does not admit the opening {opening!r}.")
+                compiled.accept(token)
         # Seeded sampling re-reads the prompt: cached evaluation differs in the last bits, and a
         # sample can follow them; afresh, the same request draws the same answer.
-        logits = self._evaluate(tokens, fresh=options.seed is not None and options.temperature > 0)
+        fresh = options.seed is not None and options.temperature > 0
+        logits = self._evaluate([*tokens, *written], fresh=fresh)
         if ban_first is not None and len(ban_first):
             logits = logits.copy()
             logits[np.asarray(ban_first, dtype=np.int64)] = -np.inf
-        compiled = self._grammar(grammar) if grammar else None
-        scored = options.top_logprobs is not None
         generation = Generation(prompt_tokens=len(tokens), logprobs=[] if scored else None)
-        budget = max(0, min(options.max_tokens, self.n_ctx - len(tokens)))
-        generation._pieces = self._run(logits, options, compiled, budget, generation, cancel)
+        generation._pieces = self._run(
+            logits, options, compiled, budget, generation, cancel, written
+        )
         return generation
+
+    def _opening(self, text: str) -> list[int]:
+        """The tokens of a forced opening, control tokens (``<tool_call>``) included."""
+        return self.tokenize(text, bos=False)
 
     def _choose(
         self,
@@ -291,13 +329,16 @@ class Engine(Vocabulary):
         budget: int,
         generation: Generation,
         cancel: threading.Event | None,
+        written: Sequence[int] = (),
     ) -> Iterator[str]:
         generation.finish_reason = "length"
         feeder = None
         if options.temperature <= 0 and self.lookup_tokens > 0:
             feeder = LookupFeeder(self._llm, self.n_vocab, length=self.lookup_tokens)
         try:
-            yield from self._loop(logits, options, grammar, budget, generation, cancel, feeder)
+            yield from self._loop(
+                logits, options, grammar, budget, generation, cancel, feeder, written
+            )
         finally:
             if feeder is not None:
                 feeder.settle()
@@ -312,22 +353,29 @@ class Engine(Vocabulary):
         generation: Generation,
         cancel: threading.Event | None,
         feeder: LookupFeeder | None,
+        written: Sequence[int] = (),
     ) -> Iterator[str]:
         rng = np.random.default_rng(None if options.seed is None else options.seed % 2**64)
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         stops = tuple(s for s in options.stop if s)
         text, emitted = "", 0
+        opening = list(written)  # already accepted by the grammar and evaluated with the prompt
         while generation.completion_tokens < budget:
             if cancel is not None and cancel.is_set():
                 generation.finish_reason = "stop"
                 break
-            token, drawn_from = self._choose(logits, options, grammar, rng)
-            if self.is_end(token):
-                generation.finish_reason = "stop"
-                break
-            if grammar is not None:
-                grammar.accept(token)
+            taken = bool(opening)
+            if taken:
+                token, drawn_from = opening.pop(0), logits
+            else:
+                token, drawn_from = self._choose(logits, options, grammar, rng)
+                if self.is_end(token):
+                    generation.finish_reason = "stop"
+                    break
+                if grammar is not None:
+                    grammar.accept(token)
             generation.completion_tokens += 1
+            generation.written += taken
             generation.tokens.append(token)
             if generation.logprobs is not None:
                 scored = token_logprob(drawn_from, token, options.top_logprobs or 0, self.piece)
@@ -344,6 +392,8 @@ class Engine(Vocabulary):
                 generation.text = text[:safe]
                 yield text[emitted:safe]
                 emitted = safe
+            if taken:
+                continue  # the opening's tokens and their logits are in the context already
             if generation.completion_tokens < budget:
                 if feeder is None:
                     self._llm.eval([token])

@@ -36,6 +36,9 @@ class Generation:
         evaluations: Model evaluations run after the prompt when guesses were checked in
             batches (:mod:`toolkit.local.runtime.lookup`); ``None`` when each token was
             evaluated alone.
+        written: Of the completion tokens, those of the opening the engine wrote rather than
+            the model chose (``opening`` of :meth:`~toolkit.local.runtime.engine.Engine.
+            generate`), evaluated with the prompt in one batch.
     """
 
     prompt_tokens: int
@@ -45,6 +48,7 @@ class Generation:
     finish_reason: str | None = None
     text: str = ""
     evaluations: int | None = None
+    written: int = 0
     _pieces: Iterator[str] = field(default=iter(()), repr=False)
 
     def __iter__(self) -> Iterator[str]:

@@ -90,6 +90,22 @@ class Vocabulary:
             cached = self._pieces[token] = self._llm.detokenize([token])
         return cached
 
+    def spelling(self, token: int) -> bytes:
+        """A token's bytes for comparing spellings: those of :meth:`piece`, except that a
+        control or added token (``<|im_end|>``, ``<tool_call>``) spells itself alone, in bytes
+        no text has (``\xff`` never occurs in UTF-8).
+
+        Args:
+            token: A token id.
+
+        Returns:
+            The bytes.
+        """
+        special = llama_lib.LLAMA_TOKEN_ATTR_CONTROL | llama_lib.LLAMA_TOKEN_ATTR_USER_DEFINED
+        if llama_lib.llama_vocab_get_attr(self._vocab, token) & special:
+            return b"\xff%d\xff" % token
+        return self.piece(token)
+
     def opening_tokens(self, prefixes: tuple[bytes, ...]) -> np.ndarray:
         """Ids of the tokens whose text, after leading whitespace, starts with a prefix.
 
