@@ -15,6 +15,10 @@ Measured side by side in one run, on the shipped model with the same threads and
 3. **Seed question end to end.** "计算一下北京和西安的气温的总和" through a plain four-step loop
    (ChatOpenAI + ``bind_tools`` over HTTP, tools executed, ToolMessages back) until the final
    answer. Goal: <= 6 s on 2 cores and <= 120 generated tokens.
+4. **The engine's reuse of work**, on the same seed loop, taking turns: everything on, against
+   the model choosing each call's opening token by token (``Engine.write_openings`` off), and
+   against evaluating a re-rendered call again (``Engine.respell`` off), with the prompt
+   tokens each evaluated.
 
 Run: ``python bench/server_vs_llama.py [repeats]`` (default 3; the median is shown).
 """
@@ -36,7 +40,7 @@ from langchain_openai import ChatOpenAI
 if __package__ in (None, ""):  # run as a script: make ``bench`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import Result, print_table
+from bench.common import Result, print_table, rotations
 from toolkit.config import Settings, load_settings
 from toolkit.local.runtime.cpu import build_has_amx, plain_cpu_buffers
 from toolkit.local.server.runner import EmbeddedServer
@@ -148,24 +152,71 @@ def _first_request(server: EmbeddedServer, repeats: int) -> Result:
     )
 
 
+def _seed_loop(server: EmbeddedServer, chat: Any) -> tuple[float, int, str]:
+    """One run of the seed question from an empty KV cache: seconds, tokens, final answer."""
+    by_name = {"add": add, "get_weather": get_weather}
+    server.engine.reset()
+    messages: list[BaseMessage] = [HumanMessage(SEED_QUESTION)]
+    tokens = 0
+    start = time.perf_counter()
+    for _step in range(6):
+        reply = chat.invoke(messages)
+        tokens += (reply.usage_metadata or {}).get("output_tokens", 0)
+        messages.append(reply)
+        if not reply.tool_calls:
+            break
+        messages.extend(by_name[c["name"]].invoke(c) for c in reply.tool_calls)
+    return time.perf_counter() - start, tokens, str(messages[-1].content)
+
+
+#: The engine's switches for each contender of the reuse measurement.
+_REUSE = {
+    "everything on": {"write_openings": True, "respell": True},
+    "openings chosen token by token": {"write_openings": False, "respell": True},
+    "re-rendered calls evaluated again": {"write_openings": True, "respell": False},
+}
+
+
+def _reuse(server: EmbeddedServer, repeats: int) -> list[Result]:
+    chat = _seed_chat(server)
+    engine = server.engine
+    times: dict[str, list[float]] = {name: [] for name in _REUSE}
+    evaluated: dict[str, int] = {}
+    try:
+        for name in rotations(list(_REUSE), repeats):
+            for switch, value in _REUSE[name].items():
+                setattr(engine, switch, value)
+            before = engine.prompt_evaluated
+            seconds, _tokens, _final = _seed_loop(server, chat)
+            times[name].append(seconds)
+            evaluated[name] = engine.prompt_evaluated - before
+    finally:
+        engine.write_openings = engine.respell = True
+    on = statistics.median(times["everything on"])
+    rows = []
+    for name in list(_REUSE)[1:]:
+        base = statistics.median(times[name])
+        rows.append(
+            Result(_NAME, f"seed question end to end: everything on vs {name}", "s", on, base)
+        )
+    rows.append(
+        Result(
+            _NAME,
+            "seed question: prompt tokens evaluated, re-rendered calls kept vs evaluated again",
+            "tokens",
+            evaluated["everything on"],
+            evaluated["re-rendered calls evaluated again"],
+        )
+    )
+    return rows
+
+
 def _seed_end_to_end(server: EmbeddedServer, repeats: int) -> Result:
     chat = _seed_chat(server)
-    by_name = {"add": add, "get_weather": get_weather}
     times, tokens, final = [], 0, ""
     for _ in range(repeats):
-        server.engine.reset()
-        messages: list[BaseMessage] = [HumanMessage(SEED_QUESTION)]
-        tokens = 0
-        start = time.perf_counter()
-        for _step in range(6):
-            reply = chat.invoke(messages)
-            tokens += (reply.usage_metadata or {}).get("output_tokens", 0)
-            messages.append(reply)
-            if not reply.tool_calls:
-                break
-            messages.extend(by_name[c["name"]].invoke(c) for c in reply.tool_calls)
-        times.append(time.perf_counter() - start)
-        final = str(messages[-1].content)
+        seconds, tokens, final = _seed_loop(server, chat)
+        times.append(seconds)
     seconds = statistics.median(times)
     return Result(
         _NAME,
@@ -186,7 +237,8 @@ def measure(repeats: int = 3) -> list[Result]:
         repeats: How many times each is run (the median counts).
 
     Returns:
-        The rows, server-vs-raw first, then the saved prefix state, then the seed question.
+        The rows, server-vs-raw first, then the saved prefix state, then the seed question,
+        then the engine's reuse of work.
     """
     settings = load_settings()
     with EmbeddedServer(settings) as server:
@@ -198,6 +250,7 @@ def measure(repeats: int = 3) -> list[Result]:
         if server.engine.prefixes is not None:
             rows.append(_first_request(server, repeats))
         rows.append(_seed_end_to_end(server, repeats))
+        rows.extend(_reuse(server, repeats))
     return rows
 
 

@@ -94,6 +94,11 @@ class Engine(Vocabulary):
     ) -> None:
         self.model_path = Path(model_path)
         self.lookup_tokens = lookup_tokens
+        #: Write a generation's ``opening`` (False: the model chooses it token by token).
+        self.write_openings = True
+        #: Keep the evaluated tokens where a prompt spells them in other tokens (False:
+        #: evaluate from the first differing token).
+        self.respell = True
         threads = n_threads or os.cpu_count() or 1
         guard = plain_cpu_buffers() if build_has_amx() else contextlib.nullcontext()
         try:
@@ -169,15 +174,9 @@ class Engine(Vocabulary):
             raise LocalModelError("cannot generate from an empty prompt.")
         if len(tokens) >= self.n_ctx:
             raise ContextWindowError(len(tokens), self.n_ctx)
+        if not fresh:
+            tokens = self._aligned(tokens)
         common = 0 if fresh else self._common_prefix(tokens)
-        if 0 < common < min(len(tokens), llm.n_tokens):
-            # The same text in other tokens (a call the model wrote, rendered again): keep the
-            # evaluated tokens for it (:mod:`toolkit.local.runtime.respell`).
-            cached = llm.input_ids[common : llm.n_tokens].tolist()
-            kept, spelled = same_text(cached, tokens[common:], self.spelling)
-            if kept:
-                tokens = [*tokens[:common], *cached[:kept], *tokens[common + spelled :]]
-                common = self._common_prefix(tokens)
         if common == len(tokens) == llm.n_tokens and self._logits is not None:
             return self._logits
         system = self._system_turn(tokens)
@@ -193,6 +192,20 @@ class Engine(Vocabulary):
         self.prompt_evaluated += len(tokens) - common
         llm.eval(list(tokens[common:]))
         return self._read_logits()
+
+    def _aligned(self, tokens: Sequence[int]) -> Sequence[int]:
+        """The prompt with the evaluated tokens in place of a stretch that spells the same text
+        in other tokens (a call the model wrote, rendered again: :mod:`~toolkit.local.runtime.
+        respell`), so that the KV cache is kept for it."""
+        llm = self._llm
+        common = self._common_prefix(tokens)
+        if not self.respell or not 0 < common < min(len(tokens), llm.n_tokens):
+            return tokens
+        cached = llm.input_ids[common : llm.n_tokens].tolist()
+        kept, spelled = same_text(cached, tokens[common:], self.spelling)
+        if not kept:
+            return tokens
+        return [*tokens[:common], *cached[:kept], *tokens[common + spelled :]]
 
     def _common_prefix(self, tokens: Sequence[int]) -> int:
         llm = self._llm
@@ -273,7 +286,8 @@ class Engine(Vocabulary):
         """
         scored = options.top_logprobs is not None
         budget = max(0, min(options.max_tokens, self.n_ctx - len(tokens)))
-        written = [] if scored or ban_first is not None or not opening else self._opening(opening)
+        writes = opening and self.write_openings and not scored and ban_first is None
+        written = self._opening(opening) if writes else []
         written = written[: max(0, budget - 1)]
         compiled = self._grammar(grammar) if grammar else None
         if compiled is not None:
