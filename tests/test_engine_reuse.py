@@ -61,7 +61,7 @@ def test_a_written_opening_gives_the_same_call_and_counts_as_output(engine: Engi
     tools = [tool_schema(get_weather), tool_schema(add)]
     tokens = _seed_prompt(engine, tools)
     grammar = calls_grammar(tools, names=["get_weather"], max_calls=1)
-    opening = call_opening(tools, ["get_weather"])
+    opening = call_opening(["get_weather"])
     with engine.lock:
         chosen = _generate(engine, tokens, grammar)
         written = _generate(engine, tokens, grammar, opening)
@@ -77,7 +77,7 @@ def test_an_opening_the_grammar_does_not_admit_is_refused(engine: Engine) -> Non
     tokens = _seed_prompt(engine, tools)
     grammar = calls_grammar(tools, names=["get_weather"], max_calls=1)
     with engine.lock, pytest.raises(LocalModelError, match="does not admit the opening"):
-        _generate(engine, tokens, grammar, call_opening(tools, ["add"]))
+        _generate(engine, tokens, grammar, call_opening(["add"]))
 
 
 def test_a_call_rendered_again_is_not_evaluated_again(engine: Engine) -> None:

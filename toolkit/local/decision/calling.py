@@ -94,7 +94,7 @@ class CallWriter:
             self._options(),
             grammar=grammar,
             cancel=self.cancel,
-            opening=call_opening(self.job.tools, names),
+            opening=call_opening(names or self.job.tool_names),
         )
         pieces: list[str] = []
         scanner = JsonScanner(values_under="arguments", skip_prefix=True) if doomed else None

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from toolkit.local.format.grammar import NAME_OPENING
+
 if TYPE_CHECKING:  # the signals need a loaded engine, not the llama.cpp module
     from toolkit.local.runtime.engine import Engine
 
@@ -44,7 +46,7 @@ def text_probability(engine: Engine, tokens: Sequence[int]) -> float:
 
 
 #: What the model writes before a function name in its call format.
-NAME_PREFIX = '<tool_call>\n{"name": "'
+NAME_PREFIX = NAME_OPENING
 
 
 def name_probabilities(

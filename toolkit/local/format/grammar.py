@@ -30,9 +30,22 @@ from typing import Any
 from toolkit.errors import PromptError
 from toolkit.local.format.json_grammar import GrammarBuilder, gbnf_literal
 
-__all__ = ["call_opening", "calls_grammar", "text_grammar", "use_token_references"]
+__all__ = [
+    "NAME_OPENING",
+    "call_opening",
+    "calls_grammar",
+    "text_grammar",
+    "use_token_references",
+]
 
 _OPEN = "<tool_call>"
+#: What every call of a calls grammar starts with, up to the tool's name.
+NAME_OPENING = f'{_OPEN}\n{{"name": "'
+
+
+def _call_head(name: str) -> str:
+    """A call's JSON up to its arguments: ``{"name": "add", "arguments": ``."""
+    return f'{{"name": {json.dumps(name, ensure_ascii=False)}, "arguments": '
 
 
 def _functions(tools: Sequence[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
@@ -77,7 +90,7 @@ def _calls_rule(
     for name in chosen:
         params = functions[name]
         args = builder.schema({**params, "type": "object"}, params, f"{name}-args")
-        head = gbnf_literal(f'{{"name": {json.dumps(name, ensure_ascii=False)}, "arguments": ')
+        head = gbnf_literal(_call_head(name))
         bodies.append(builder.add(f"{name}-call", f'{head} {args} "}}"'))
     call = builder.add("call", f'"{_OPEN}\\n" ( {" | ".join(bodies)} ) "\\n</tool_call>"')
     more_high = "" if max_calls is None else str(max_calls - 1)
@@ -187,26 +200,23 @@ def calls_grammar(
     return builder.render(root)
 
 
-def call_opening(tools: Sequence[Mapping[str, Any]], names: Iterable[str] | None = None) -> str:
-    """The text every output of ``calls_grammar(tools, names=names)`` begins with.
+def call_opening(names: Sequence[str]) -> str:
+    """The text every output of a calls grammar of the tools ``names`` begins with.
 
-    ``<tool_call>`` and the call's JSON up to its name (``{"name": "``, where the name's
-    probabilities are read too); with one tool to call, its name and the ``"arguments":`` key
-    as well, ending before the space that the model's own token for the arguments may start
-    with (`` {"``).
+    :data:`NAME_OPENING` (where the names' probabilities are read too); with one tool to
+    call, its name and the ``"arguments":`` key as well, ending before the space that the
+    model's own token for the arguments may start with (`` {"``).
 
     Args:
-        tools: The tools the grammar was built from.
-        names: The names the grammar was restricted to (default: every tool).
+        names: The tools the grammar may call.
 
     Returns:
         The opening text.
     """
-    chosen = list(_functions(tools)) if names is None else list(dict.fromkeys(names))
-    head = f'{_OPEN}\n{{"name": '
+    chosen = list(dict.fromkeys(names))
     if len(chosen) == 1:
-        return f'{head}{json.dumps(chosen[0], ensure_ascii=False)}, "arguments":'
-    return f'{head}"'
+        return f"{_OPEN}\n{_call_head(chosen[0]).rstrip()}"
+    return NAME_OPENING
 
 
 #: Characters a text answer may not begin with: a JSON or fenced call cannot pass as text.

@@ -287,7 +287,7 @@ class Engine(Vocabulary):
         scored = options.top_logprobs is not None
         budget = max(0, min(options.max_tokens, self.n_ctx - len(tokens)))
         writes = opening and self.write_openings and not scored and ban_first is None
-        written = self._opening(opening) if writes else []
+        written = self.tokenize(opening, bos=False) if writes else []
         written = written[: max(0, budget - 1)]
         compiled = self._grammar(grammar) if grammar else None
         if compiled is not None:
@@ -307,10 +307,6 @@ class Engine(Vocabulary):
             logits, options, compiled, budget, generation, cancel, written
         )
         return generation
-
-    def _opening(self, text: str) -> list[int]:
-        """The tokens of a forced opening, control tokens (``<tool_call>``) included."""
-        return self.tokenize(text, bos=False)
 
     def _choose(
         self,
