@@ -14,7 +14,10 @@ toolkit's loop:
    Chinese) is written as the model's translation, which the grounding check rejects;
 8. a negative result loses its minus sign in the final answer;
 9. an optional parameter is filled with a guess (a start year nobody asked for);
-10. a list of numbers is run together into one ("4,6 and 8" written as 46).
+10. a list of numbers is run together into one ("4,6 and 8" written as 46);
+11. a description's example is written as the user's value ("Everest" asked about Fuji);
+12. a chain's later step is written before the result it needs (``add(144, 7)`` for "144
+    divided by 12, then add 7").
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import openai
 from helpers import embedded_chat
 from langchain.agents import create_agent
 from langchain_core.messages import AIMessage
+from langchain_core.tools import tool
 from langchain_openai import ChatOpenAI
 
 from toolkit.eval.agent_checks import leaked_call, ungrounded_numbers
@@ -263,3 +267,45 @@ def test_a_list_of_numbers_is_not_run_together(local_server) -> None:
     # The model's first call is factorial(37); written again, then one call per number.
     calls = _sdk_calls(local_server, "What is the factorial of 3,7 and 9?", _FACTORIAL)
     assert sorted(call["number"] for call in calls) == [3, 7, 9], calls
+
+
+_HEIGHT = _function(
+    "get_height",
+    "Get the height of a mountain in meters.",
+    {"mountain": {"type": "string", "description": 'The mountain\'s name, e.g. "Everest".'}},
+    ["mountain"],
+)
+
+
+def test_a_description_example_is_not_the_users_value(local_server) -> None:
+    # The model writes get_height(mountain="Everest"), the description's example, then
+    # "Everst" when the word is excluded; the call is written in the user's own words.
+    calls = _sdk_calls(local_server, "How tall is Mount Fuji?", _HEIGHT)
+    assert calls and all("fuji" in call["mountain"].lower() for call in calls), calls
+
+
+@tool(parse_docstring=True)
+def divide(a: float, b: float) -> float:
+    """Divide one number by another.
+
+    Args:
+        a: The dividend.
+        b: The divisor.
+    """
+    return a / b
+
+
+def test_a_chains_later_step_waits_for_the_result(local_server) -> None:
+    # Made to write one more call after divide(144, 12), the model writes add(144, 7); with
+    # 12.0 in view it writes add(144, 7) again.
+    result = ToolLoop(_chat(local_server), [divide, add]).run(
+        "Compute 144 divided by 12, then add 7."
+    )
+    assert result.answered, result.hint
+    steps = [
+        [(c["name"], c["args"]) for c in m.tool_calls]
+        for m in result.transcript if isinstance(m, AIMessage) and m.tool_calls
+    ]  # fmt: skip
+    assert steps[0] == [("divide", {"a": 144, "b": 12})], steps
+    assert ("add", {"x": 12, "y": 7}) in steps[1], steps
+    assert re.search(r"(?<![\d.])19(?![\d])", result.answer), result.answer

@@ -70,6 +70,9 @@ def test_nudge_is_appended_to_the_clients_system_message() -> None:
         ({"x": 5, "y": 4}, [{"x": 4, "y": 5}], False),  # the same values shuffled
         ({"number": 10}, [{"number": 5}], False),  # a value the user never wrote
         ({"city": "Paris"}, [{"city": "北京"}], False),
+        # half its words are the user's ("Maroon"), but not the word that makes it new
+        ({"artist": "Maroon Everest"}, [{"artist": "Taylor Maroon"}], False),
+        ({"artist": "Taylor Swift"}, [{"artist": "Taylor Everest"}], True),
         (
             {"artist": "Maroon 5", "duration": 15.0},
             [{"artist": "Taylor Swift", "duration": 20}],
@@ -217,7 +220,11 @@ def test_a_loop_at_the_end_of_a_text_is_found_and_kept_once() -> None:
     assert repetition_start("The sum is 11.") is None
     assert repetition_start("ab" * 7) is None  # seven times is not a loop yet
     assert repetition_start("x" + "ab" * 8) == 3
-    assert repetition_start("   " * 9) is None  # spaces are layout, not a loop
+    assert repetition_start("   " * 9) is None  # spaces are layout, not a loop...
+    assert repetition_start("def f():\n" + " " * 40 + "return 1") is None
+    padded = "Mount Fuji is approximately " + " " * 64  # ...but not without end
+    assert padded[: repetition_start(padded)] == "Mount Fuji is approximately"
+    assert repetition_start("x" + " " * 63) is None
 
 
 def test_stated_numbers_keep_signs_and_drop_none() -> None:

@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from toolkit.errors import LocalModelError
 from toolkit.local.decision.examples import borrowed_words
 from toolkit.local.decision.grounding import (
     adds_new_grounded_values,
@@ -37,9 +38,10 @@ from toolkit.local.decision.turn import (
     CallJudge,
     has_results,
     turn_start,
+    unused_numbers,
 )
 from toolkit.local.format.events import Event, Finished, ToolCallEvent
-from toolkit.local.format.grammar import call_opening, calls_grammar
+from toolkit.local.format.grammar import call_opening, calls_grammar, written_call
 from toolkit.local.format.job import ChatJob, SamplingOptions
 from toolkit.local.format.json_scan import JsonScanner
 from toolkit.local.format.parser import ToolCallStream, parse_tool_calls
@@ -84,17 +86,18 @@ class CallWriter:
         grammar: str,
         doomed: Doom | None = None,
         names: list[str] | None = None,
+        opening: str | None = None,
     ) -> tuple[list[str], Any, list[dict], bool]:
         """One call under a grammar of the tools ``names`` (default: every tool): its pieces,
         generation, calls and whether it was given up because ``doomed`` said so of a
-        completed argument value. The grammar's opening (:func:`call_opening`) is written,
-        not chosen."""
+        completed argument value. The grammar's opening (:func:`call_opening`), or the given
+        ``opening``, is written, not chosen."""
         generation = self.engine.generate(
             context,
             self._options(),
             grammar=grammar,
             cancel=self.cancel,
-            opening=call_opening(names or self.job.tool_names),
+            opening=call_opening(names or self.job.tool_names) if opening is None else opening,
         )
         pieces: list[str] = []
         scanner = JsonScanner(values_under="arguments", skip_prefix=True) if doomed else None
@@ -167,6 +170,7 @@ class CallWriter:
         if first is None:
             yield from self.text(from_results=True)  # the answer is already in the results
             return
+        first = self._with_results_in_place(turn, first)
         pieces, generation, found = self._in_own_words(turn, first)
         self.used += generation.written  # the kept call's opening is output
         stream = ToolCallStream(job.tool_names, lenient=False)
@@ -220,6 +224,10 @@ class CallWriter:
         fallbacks: list[tuple[bool, float, int, tuple[list[str], Any, list[dict]]]] = []
         worded: list[tuple[float, str]] = []  # tools whose calls translated the user's words
         retried: set[str] = set()
+        floor = self.policy.alternative_threshold
+        if has_results(self.job.messages[turn_start(self.job.messages) :]):
+            if unused_numbers(self.job.messages):  # the question needs another step
+                floor = self.policy.waiting_alternative_threshold
         while doomed or (found and all(turn.rejected(c) for c in found)):
             if doomed or all(turn.history.redundant(c) for c in found):
                 self.repeated += max(1, len(found))
@@ -229,7 +237,7 @@ class CallWriter:
                 if retry is not None:
                     return retry
                 p = (self.names or {}).get(tool, 0.0)
-                if turn.only_translated(found[0]):
+                if turn.only_text_faults(found[0]):
                     worded.append((p, tool))
                 given = uses_given_values(arguments_of(found[0]), turn.grounding, self.policy)
                 if given or turn.asks_for(tool, []):
@@ -237,7 +245,7 @@ class CallWriter:
             others = sorted(
                 (p, n)
                 for n, p in (self.names or {}).items()
-                if n not in tried and p >= self.policy.alternative_threshold
+                if n not in tried and p >= floor
             )
             if not others:
                 before_results = not has_results(self.job.messages)
@@ -258,6 +266,32 @@ class CallWriter:
             )
             tried |= {turn.doomed_name} - {None}
         return pieces, generation, found
+
+    def _with_results_in_place(
+        self, turn: CallJudge, first: tuple[list[str], Any, list[dict]]
+    ) -> tuple[list[str], Any, list[dict]]:
+        """After results, a first call that puts a spent number where a result belongs
+        (:meth:`CallJudge.results_in_place`: ``add(144, 7)`` after ``divide(144, 12)``
+        answered 12.0) is written with the result in its place, ``add(12, 7)``: the engine
+        writes the call up to its last brace, under the tool's grammar. The new call is
+        taken when the grammar admits it and it is sound."""
+        found = first[2]
+        if not turn.auto or len(found) != 1 or not turn.turn_calls:
+            return first
+        arguments = turn.results_in_place(found[0])
+        if arguments is None:
+            return first
+        tool = found[0]["function"]["name"]
+        grammar = calls_grammar(self.job.tools, names=[tool], max_calls=1)
+        try:
+            pieces, generation, again, _ = self._attempt(
+                self.tokens, grammar, names=[tool], opening=written_call(tool, arguments)
+            )
+        except LocalModelError:
+            return first  # the result does not fit the parameter's schema
+        if len(again) != 1 or turn.rejected(again[0]):
+            return first
+        return pieces, generation, again
 
     def _in_own_words(
         self, turn: CallJudge, first: tuple[list[str], Any, list[dict]]
@@ -351,8 +385,8 @@ class CallWriter:
             if generation.finish_reason != "stop" or len(found) != 1:
                 continue
             call = found[0]
-            if turn.history.redundant(call):
-                continue
+            if turn.history.redundant(call) or turn.takes_a_result_place(call, made):
+                continue  # a repeat, or a later step that needs a result not there yet
             arguments, tool = arguments_of(call), call["function"]["name"]
             exempt = turn.defaults.get(tool, frozenset())
             if adds_new_grounded_values(arguments, previous, turn.grounding, self.policy, exempt):

@@ -175,7 +175,9 @@ def adds_new_grounded_values(
     wrote. So: the call's argument values not already used by an earlier call of this
     answer must exist and bring a word or number none of those calls used (the same numbers
     rearranged into another expression ask for nothing new), and each must be mentioned in
-    the conversation.
+    the conversation; of the words of each text value that none of those calls used, at
+    least ``word_share`` must occur in the conversation ("Mount Everest" after "Mount Fuji",
+    asked only about Fuji, is half mentioned, but not in what it brings).
 
     Args:
         arguments: The candidate call's arguments.
@@ -192,7 +194,19 @@ def adds_new_grounded_values(
     novel = set(values) - before - set(exempt) - {""}
     used = {word for value in before for word in _words(value)}
     fresh = {word for value in novel for word in _words(value)} - used
-    return bool(fresh) and all(_given(values[v], text, policy.word_share) for v in novel)
+    share = policy.word_share
+    return bool(fresh) and all(
+        _given(values[v], text, share) and _news_given(values[v], used, text, share) for v in novel
+    )
+
+
+def _news_given(value: Any, used: set[str], text: str, share: float) -> bool:
+    """Whether at least ``share`` of the words a text value brings (those not in ``used``)
+    occur in the text; numbers are checked as numbers, by :func:`_given`."""
+    if is_number(value):
+        return True
+    news = [w for w in _words(_spelled(value)) if w not in used and not w[0].isdigit()]
+    return sum(occurs(word, text) for word in news) >= share * len(news)
 
 
 def needs_unstated_number(
@@ -248,9 +262,9 @@ def rules_out_extra_call(
 ) -> bool:
     """Whether one argument value of a candidate extra call already dooms it.
 
-    A value no earlier call of the answer used and the conversation does not mention makes
-    :func:`adds_new_grounded_values` false whatever the rest of the call says, so generation
-    can stop at that value.
+    A value no earlier call of the answer used and the conversation does not mention (or
+    whose words new to the answer it does not) makes :func:`adds_new_grounded_values` false
+    whatever the rest of the call says, so generation can stop at that value.
 
     Args:
         value: A completed argument value (string, number, boolean or ``None``).
@@ -265,9 +279,12 @@ def rules_out_extra_call(
     spelled = "" if value is None else _spelled(value)
     if not spelled or spelled in exempt:
         return False
-    if spelled in {_spelled(v) for call in previous for v in leaves(call)}:
+    before = {_spelled(v) for call in previous for v in leaves(call)}
+    if spelled in before:
         return False
-    return not _given(value, text, policy.word_share)
+    used = {word for earlier in before for word in _words(earlier)}
+    share = policy.word_share
+    return not (_given(value, text, share) and _news_given(value, used, text, share))
 
 
 def repeats(

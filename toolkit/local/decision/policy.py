@@ -58,6 +58,7 @@ _PROBABILITIES = (
     "name_threshold",
     "name_floor",
     "alternative_threshold",
+    "waiting_alternative_threshold",
     "foreign_call_threshold",
 )
 
@@ -75,6 +76,12 @@ class ToolPolicy:
             this counts as zero (the name is not followed further: it saves evaluations).
         alternative_threshold: When the most likely call is redundant, another tool is tried
             only if the model names it with at least this probability.
+        waiting_alternative_threshold: :attr:`alternative_threshold` while the question
+            still holds numbers no step has used ("then add 7" after the division's result):
+            the question needs another step, so every tool not yet tried may be it. The
+            model's probability of naming the step's tool there sits round
+            :attr:`alternative_threshold` (``add`` after ``divide(144, 12)`` answered: under
+            0.01 with the evaluated context kept, over it when the prompt is read afresh).
         foreign_call_threshold: A call written out in a text answer is taken for a call of a
             function the tools do not have — the words before it are the answer — when the
             model's probability of naming an offered tool is under this; at or above it, the
@@ -126,6 +133,7 @@ class ToolPolicy:
     name_threshold: float = 0.5
     name_floor: float = 1e-3
     alternative_threshold: float = 0.01
+    waiting_alternative_threshold: float = 0.0
     foreign_call_threshold: float = 0.1
     word_share: float = 0.5
     asked_share: float = 0.5

@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from toolkit.local.decision.chains import results_in_place, spent_numbers, takes_a_result_place
 from toolkit.local.decision.grounding import (
     CallHistory,
     arguments_of,
@@ -184,6 +185,17 @@ class CallJudge:
         self.required = {n: list((s or {}).get("required") or []) for n, s in self.schemas.items()}
         self.defaults = {n: defaults_of(s) for n, s in self.schemas.items()}
         self.question = last_question(job.messages)
+        turn = job.messages[turn_start(job.messages) + 1 :]
+        #: ``(tool, arguments)`` of the calls this turn made before this answer.
+        calls = [c for m in turn for c in m.get("tool_calls") or []]
+        self.turn_calls = [(c["function"]["name"], arguments_of(c)) for c in calls]
+        answers = {
+            m.get("tool_call_id"): content_text(m.get("content"))
+            for m in turn
+            if m.get("role") == "tool"
+        }
+        #: The result text of each of :attr:`turn_calls` (``None`` when it has none).
+        self.turn_results = [answers.get(c.get("id")) for c in calls]
         self.doomed_name: str | None = None
         #: The only numbers this answer's calls may write, once a call ran the question's
         #: numbers together (set by the call writer's rewrite); ``None``: any.
@@ -203,6 +215,22 @@ class CallJudge:
             p for n in called for p in (self.schemas.get(n) or {}).get("properties") or {}
         ]
         return asked_for(tool, called, self.question, self.policy.asked_share, parameters)
+
+    def takes_a_result_place(
+        self, call: dict[str, Any], made: Sequence[tuple[str, dict[str, Any]]] = ()
+    ) -> bool:
+        """:func:`~toolkit.local.decision.chains.takes_a_result_place` after this turn's
+        calls and ``made``, the answer's calls so far."""
+        tool, arguments = call["function"]["name"], arguments_of(call)
+        return takes_a_result_place(tool, arguments, [*self.turn_calls, *made], self.question)
+
+    def results_in_place(self, call: dict[str, Any]) -> dict[str, Any] | None:
+        """The call's arguments with this turn's results in the places of its spent numbers
+        (:func:`~toolkit.local.decision.chains.results_in_place`); ``None`` when it takes no
+        result's place or a result to put there is not one number."""
+        tool, arguments = call["function"]["name"], arguments_of(call)
+        spent = spent_numbers(tool, arguments, self.turn_calls, self.question)
+        return results_in_place(arguments, spent, self.turn_results)
 
     def _faults(self, call: dict[str, Any]) -> list[Any]:
         """The call's values the conversation never gave (:func:`ungrounded_values`)."""
@@ -230,6 +258,12 @@ class CallJudge:
         conversation run together (:func:`~toolkit.local.decision.numbers.run_together`:
         ``factorial(510)`` asked about 5, 10 and 15)."""
         return any(run_together(n, self.grounding) for n in self._only_numbers(call))
+
+    def only_text_faults(self, call: dict[str, Any]) -> bool:
+        """Whether a call's only faults are text values the conversation never gave (a copied
+        example, a translation, a misspelling), no unstated number among them."""
+        faults = self._faults(call)
+        return bool(faults) and all(isinstance(v, str) for v in faults)
 
     def only_translated(self, call: dict[str, Any]) -> bool:
         """Whether a call's only fault is text values written in a script the question does

@@ -36,6 +36,7 @@ __all__ = [
     "calls_grammar",
     "text_grammar",
     "use_token_references",
+    "written_call",
 ]
 
 _OPEN = "<tool_call>"
@@ -217,6 +218,21 @@ def call_opening(names: Sequence[str]) -> str:
     if len(chosen) == 1:
         return f"{_OPEN}\n{_call_head(chosen[0]).rstrip()}"
     return NAME_OPENING
+
+
+def written_call(name: str, arguments: Mapping[str, Any]) -> str:
+    """A call of ``name`` with ``arguments`` as a calls grammar spells it, up to the brace
+    that closes its arguments (left for the model to write, with the call's own end).
+
+    Args:
+        name: The tool.
+        arguments: The call's arguments, in the order the grammar writes them.
+
+    Returns:
+        The text, to be written as a generation's opening.
+    """
+    body = json.dumps(dict(arguments), ensure_ascii=False)
+    return f"{_OPEN}\n{_call_head(name)}{body[:-1]}"
 
 
 #: Characters a text answer may not begin with: a JSON or fenced call cannot pass as text.

@@ -58,8 +58,13 @@ def repetition_start(text: str, *, longest: int = 8, times: int = 8) -> int | No
 
     Returns:
         The index just after the piece's first occurrence (the text cut there keeps it once),
-        or ``None`` when the text does not end in such a loop.
+        or ``None`` when the text does not end in such a loop. Blanks repeat too (a model
+        under a grammar that refuses what it wants to write may pad with spaces): a run of
+        at least ``longest * times`` whitespace characters is cut where it starts.
     """
+    blank = len(text) - len(text.rstrip())
+    if blank >= longest * times:
+        return len(text) - blank
     for size in range(1, longest + 1):
         span = size * times
         if len(text) < span:

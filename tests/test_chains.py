@@ -1,0 +1,104 @@
+"""Calls that take a result's place: a chain's later step written too soon (decision.chains)."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolkit.local.decision.chains import (
+    number_parameters,
+    results_in_place,
+    spent_numbers,
+    stated_times,
+    takes_a_result_place,
+)
+
+_DIVIDE = ("divide", {"a": 144, "b": 12})
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "earlier", "question", "taken"),
+    [
+        # the division's 144 in the place of its result, with the step's own 7
+        ("add", {"x": 144, "y": 7}, [_DIVIDE], "Compute 144 divided by 12, then add 7.", True),
+        # a bare name passes no meaning on: multiply's y=6 is not subtract's y
+        (
+            "subtract",
+            {"x": 27, "y": 6},
+            [("multiply", {"x": 15, "y": 6})],
+            "先算 15 乘以 6，再减去 27。",
+            True,
+        ),
+        # the same inputs asked of another tool: nothing of its own
+        (
+            "multiply",
+            {"x": 3, "y": 4},
+            [("add", {"x": 3, "y": 4})],
+            "sum and product of 3, 4",
+            False,
+        ),
+        # the same quantity under the same meaningful name
+        (
+            "cone_mass",
+            {"radius": 10, "height": 30, "density": 5.2},
+            [("cone_volume", {"radius": 10, "height": 30})],
+            "a cone of radius 10 and height 30, density 5.2",
+            False,
+        ),
+        # the question writes the 3 twice: one for each call
+        (
+            "wave_velocity",
+            {"frequency": 50, "wavelength": 3},
+            [("final_velocity", {"acceleration": 3, "time": 5})],
+            "accelerating at 3 m/s^2 for 5 s; a wave of 50 Hz and wavelength 3 m",
+            False,
+        ),
+        # the same tool again (a parallel call varying one value) is no chain
+        ("divide", {"a": 144, "b": 6}, [_DIVIDE], "144 divided by 12, and by 6", False),
+        # a result used, not a spent number
+        (
+            "multiply",
+            {"x": 5, "y": 8},
+            [("add", {"x": 5, "y": 3})],
+            "5 + 3, then 5 times it",
+            False,
+        ),
+    ],
+)
+def test_a_call_takes_a_result_place(tool, arguments, earlier, question, taken):
+    assert takes_a_result_place(tool, arguments, earlier, question) is taken
+
+
+def test_spent_numbers_name_their_spender():
+    earlier = [("get_weather", {"city": "北京"}), _DIVIDE]
+    question = "144 divided by 12, then add 7"
+    assert spent_numbers("add", {"x": 144, "y": 7}, earlier, question) == [("x", 144.0, 1)]
+
+
+@pytest.mark.parametrize(
+    ("result", "replaced"),
+    [
+        ("12.0", {"x": 12, "y": 7}),
+        ("The quotient is 12.5", {"x": 12.5, "y": 7}),
+        ("哈尔滨 (Harbin): -15 °C, snow", {"x": -15, "y": 7}),
+        ("2026-11-24 (Tuesday)", None),  # three numbers: which one?
+        ("no number", None),
+        (None, None),  # no result yet
+    ],
+)
+def test_the_spenders_result_takes_the_place(result, replaced):
+    spent = [("x", 144.0, 0)]
+    assert results_in_place({"x": 144, "y": 7}, spent, [result]) == replaced
+
+
+def test_results_in_place_keeps_the_order_and_refuses_numbers_inside_lists():
+    spent = [("x", 144.0, 0)]
+    assert list(results_in_place({"y": 7, "x": 144}, spent, ["12"]) or {}) == ["y", "x"]
+    assert results_in_place({"x": [144, 7]}, spent, ["12"]) is None
+    assert results_in_place({"x": 144}, [], ["12"]) is None
+
+
+def test_numbers_and_their_parameters():
+    arguments = {"a": 1, "b": [2, 3.5], "c": {"d": -4}, "e": "5", "f": True}
+    assert list(number_parameters(arguments)) == [("a", 1.0), ("b", 2.0), ("b", 3.5), ("d", 4.0)]
+    assert stated_times(1200, "1,200 cents and 1200 more, not 11200") == 2
+    assert stated_times(3, "3 m/s^2 and 3.5 m, 3") == 2
