@@ -11,6 +11,9 @@ from toolkit.local.decision.chains import (
     stated_times,
     takes_a_result_place,
 )
+from toolkit.local.decision.policy import ToolPolicy
+from toolkit.local.decision.turn import CallJudge, unused_numbers
+from toolkit.local.format.job import ChatJob
 
 _DIVIDE = ("divide", {"a": 144, "b": 12})
 
@@ -68,6 +71,16 @@ def test_a_call_takes_a_result_place(tool, arguments, earlier, question, taken):
     assert takes_a_result_place(tool, arguments, earlier, question) is taken
 
 
+def test_a_number_the_call_repeats_itself_is_spent():
+    earlier = [("power", {"base": 3, "exponent": 4})]
+    question = "先算 3 的 4 次方，再加上 19。"
+    spent = spent_numbers("add", {"x": 19, "y": 19}, earlier, question)
+    assert spent == [("y", 19.0, None)]
+    assert results_in_place({"x": 19, "y": 19}, spent, ["81.0"]) == {"x": 19, "y": 81}
+    # stated twice, used twice: nothing spent
+    assert not takes_a_result_place("add", {"x": 100, "y": 100}, [], "100 g and 100 g")
+
+
 def test_spent_numbers_name_their_spender():
     earlier = [("get_weather", {"city": "北京"}), _DIVIDE]
     question = "144 divided by 12, then add 7"
@@ -102,3 +115,39 @@ def test_numbers_and_their_parameters():
     assert list(number_parameters(arguments)) == [("a", 1.0), ("b", 2.0), ("b", 3.5), ("d", 4.0)]
     assert stated_times(1200, "1,200 cents and 1200 more, not 11200") == 2
     assert stated_times(3, "3 m/s^2 and 3.5 m, 3") == 2
+
+
+def _turn(question: str, arguments: str, result: str) -> list[dict]:
+    call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": arguments}}
+    return [
+        {"role": "user", "content": question},
+        {"role": "assistant", "content": "", "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": result},
+    ]
+
+
+def test_numbers_still_waiting_for_a_step():
+    chain = _turn("Add 17 and 25, then multiply the result by 3.", '{"x": 17, "y": 25}', "42")
+    assert unused_numbers(chain) == [3.0]
+    # a percentage is one number in either spelling
+    assert unused_numbers(_turn("15% of 240?", '{"value": 240, "percent": 15}', "36.0")) == []
+    assert unused_numbers(_turn("15% of 240?", '{"value": 240, "rate": 0.15}', "36.0")) == []
+    assert unused_numbers(_turn("15% of 240?", '{"value": 240}', "?")) == [0.15, 15.0]
+
+
+def test_a_call_asking_another_tool_the_same_after_the_answer_is_there():
+    tools = [
+        {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
+        for n in ("percent_of", "multiply")
+    ]
+    asked = _turn("What is 15% of 240?", '{"value": 240, "percent": 15}', "36.0")
+    asked[1]["tool_calls"][0]["function"]["name"] = "percent_of"
+    again = {"function": {"name": "multiply", "arguments": '{"x": 240, "y": 15}'}}
+    judge = CallJudge(ChatJob(messages=asked, tools=tools), ToolPolicy(), auto=True)
+    assert judge.asks_again(again) and judge.rejected(again)
+    uses_result = {"function": {"name": "multiply", "arguments": '{"x": 36, "y": 2}'}}
+    assert not judge.asks_again(uses_result)
+    # while a number of the question still waits, it may be the next step
+    waiting = _turn("15% of 240, times 3?", '{"value": 240, "percent": 15}', "36.0")
+    judge = CallJudge(ChatJob(messages=waiting, tools=tools), ToolPolicy(), auto=True)
+    assert not judge.asks_again(again)

@@ -229,7 +229,7 @@ class CallWriter:
             if unused_numbers(self.job.messages):  # the question needs another step
                 floor = self.policy.waiting_alternative_threshold
         while doomed or (found and all(turn.rejected(c) for c in found)):
-            if doomed or all(turn.history.redundant(c) for c in found):
+            if doomed or all(turn.history.redundant(c) or turn.asks_again(c) for c in found):
                 self.repeated += max(1, len(found))
             else:
                 tool = found[0]["function"]["name"]
@@ -243,9 +243,7 @@ class CallWriter:
                 if given or turn.asks_for(tool, []):
                     fallbacks.append((given, p, -len(fallbacks), (pieces, generation, found)))
             others = sorted(
-                (p, n)
-                for n, p in (self.names or {}).items()
-                if n not in tried and p >= floor
+                (p, n) for n, p in (self.names or {}).items() if n not in tried and p >= floor
             )
             if not others:
                 before_results = not has_results(self.job.messages)

@@ -11,11 +11,14 @@ earlier call used (the step's own operand) together with a number that
 * an earlier call of another tool used for a parameter of another name, or of a bare one- or
   two-letter name that names no meaning (``x``, ``a``).
 
+A number the call itself uses more often than the question writes it (``add(19, 19)`` for "3
+to the power of 4, then add 19") is spent too: the second one is the latest result's place.
 A number passed on under the same meaningful name (``radius=10`` to the cone's volume and
 then its mass, "for the same principal amount") is the same quantity asked of another tool, not
 a result's place. Measured on BFCL's ground truth (every case, not only the dev split) before
-it was used: of the 400 ``parallel`` and ``parallel_multiple`` answers, 2 hold such a call
-(``principal=5000`` after ``amount=5000``; a 3 the question writes once for two quantities).
+it was used: of the 400 ``parallel`` and ``parallel_multiple`` answers, 4 hold such a call
+(``principal=5000`` after ``amount=5000``; a 3 the question writes once for two quantities;
+a 2 rolled "twice"; a list of zeros).
 
 Before any result the answer ends before such a call (it comes in the next step); after
 results the call is written with the spender's result in the spent number's place
@@ -89,7 +92,7 @@ def spent_numbers(
     arguments: Mapping[str, Any],
     earlier: Sequence[tuple[str, Mapping[str, Any]]],
     question: str,
-) -> list[tuple[str, float, int]]:
+) -> list[tuple[str, float, int | None]]:
     """The numbers of a call that take an earlier call's result's place.
 
     Args:
@@ -100,17 +103,24 @@ def spent_numbers(
 
     Returns:
         ``(parameter, number, index in earlier of the call that spent it)`` for each such
-        number (see the module docstring); empty when the call holds no number of its own.
+        number (see the module docstring), the index ``None`` for a number the call uses
+        again itself more often than the question states it (``add(19, 19)`` for "3 to the
+        power of 4, then add 19"); empty when the call holds no number of its own.
     """
     used = [(i, t, name, n) for i, (t, a) in enumerate(earlier) for name, n in number_parameters(a)]
     spent = {n for *_, n in used}
     mine = list(number_parameters(arguments))
     if not any(n not in spent for _, n in mine):
         return []  # nothing of its own: the same inputs asked of another tool
-    found = []
+    found: list[tuple[str, float, int | None]] = []
+    seen: dict[float, int] = {}
     for name, number in mine:
         uses = [(i, t, other) for i, t, other, n in used if n == number]
-        if not uses or stated_times(number, question) > len(uses):
+        seen[number] = seen.get(number, 0) + 1
+        if stated_times(number, question) >= len(uses) + seen[number]:
+            continue
+        if seen[number] > 1:
+            found.append((name, number, None))  # the call spent it itself: add(19, 19)
             continue
         spenders = [
             i for i, t, other in uses if t != tool and (other != name or len(name) <= _BARE_NAME)
@@ -143,10 +153,11 @@ def takes_a_result_place(
 
 def results_in_place(
     arguments: Mapping[str, Any],
-    spent: Sequence[tuple[str, float, int]],
+    spent: Sequence[tuple[str, float, int | None]],
     results: Sequence[str | None],
 ) -> dict[str, Any] | None:
-    """The arguments with each spent number replaced by the result of the call that spent it.
+    """The arguments with each spent number replaced by the result of the call that spent it
+    (a number the call spent itself: by the latest result).
 
     Args:
         arguments: The call's arguments.
@@ -162,7 +173,8 @@ def results_in_place(
     replaced = dict(arguments)
     for name, number, index in spent:
         value = replaced.get(name)
-        result = results[index] if index < len(results) else None
+        where = len(results) - 1 if index is None else index
+        result = results[where] if 0 <= where < len(results) else None
         written = _SIGNED.findall(result or "")
         if not is_number(value) or abs(float(value)) != number or len(written) != 1:
             return None

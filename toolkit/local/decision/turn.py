@@ -13,7 +13,12 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from toolkit.local.decision.chains import results_in_place, spent_numbers, takes_a_result_place
+from toolkit.local.decision.chains import (
+    number_parameters,
+    results_in_place,
+    spent_numbers,
+    takes_a_result_place,
+)
 from toolkit.local.decision.grounding import (
     CallHistory,
     arguments_of,
@@ -123,6 +128,10 @@ def asked_for(
     return hits >= share * len(distinct)
 
 
+#: A percentage as the question writes it ("15%", "4.5 %").
+_PERCENT = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*%")
+
+
 def has_results(messages: Sequence[Mapping[str, Any]]) -> bool:
     """Whether any tool result is among the messages.
 
@@ -139,7 +148,8 @@ def unused_numbers(messages: Sequence[Mapping[str, Any]]) -> list[float]:
     """Numbers of the last question that no call of this turn used and no result repeats.
 
     "Add 17 and 25, then multiply the result by 3" answered after ``add(17, 25)`` still has
-    its 3: the question needs another step before its answer.
+    its 3: the question needs another step before its answer. A percentage is one number in
+    either spelling ("15%" is used by a call of 15 or of 0.15).
 
     Args:
         messages: OpenAI messages.
@@ -161,7 +171,15 @@ def unused_numbers(messages: Sequence[Mapping[str, Any]]) -> list[float]:
         for value in numbers_of(arguments_of(call))
     }
     said = known_numbers(conversation_text([m for m in turn if m.get("role") == "tool"]))
-    return sorted(v for v in asked if v not in used and v not in said)
+    done = used | said
+    # "15%" states 15 and 0.15: one number, used when either spelling is.
+    question = content_text(messages[start].get("content")) if messages else ""
+    percents = {float(p) for p in _PERCENT.findall(question)}
+    fractions = {round(p / 100, 12): p for p in percents}
+    for fraction, percent in fractions.items():
+        if fraction in done or percent in done:
+            done = done | {fraction, percent}
+    return sorted(v for v in asked if v not in done)
 
 
 class CallJudge:
@@ -196,6 +214,8 @@ class CallJudge:
         }
         #: The result text of each of :attr:`turn_calls` (``None`` when it has none).
         self.turn_results = [answers.get(c.get("id")) for c in calls]
+        #: Whether the question still holds numbers no step used (:func:`unused_numbers`).
+        self.waiting = bool(unused_numbers(job.messages))
         self.doomed_name: str | None = None
         #: The only numbers this answer's calls may write, once a call ran the question's
         #: numbers together (set by the call writer's rewrite); ``None``: any.
@@ -237,9 +257,23 @@ class CallJudge:
         schema = self.schemas.get(call["function"]["name"])
         return ungrounded_values(arguments_of(call), schema, self.grounding, self.policy)
 
+    def asks_again(self, call: dict[str, Any]) -> bool:
+        """With "auto", after results and with no number of the question still waiting:
+        whether a call asks another tool what this turn's calls already asked — its numbers
+        all spent by them, none a result's (``multiply(240, 15)`` after ``percent_of(240,
+        15)`` answered 36.0)."""
+        if not self.auto or not self.turn_calls or self.waiting:
+            return False
+        tool, arguments = call["function"]["name"], arguments_of(call)
+        mine = {n for _, n in number_parameters(arguments)}
+        spent = {n for t, a in self.turn_calls if t != tool for _, n in number_parameters(a)}
+        said = known_numbers(conversation_text([{"content": r} for r in self.turn_results if r]))
+        return bool(mine) and mine <= spent and not mine & said
+
     def rejected(self, call: dict[str, Any]) -> bool:
-        """Whether a call repeats the conversation or, with "auto", uses values it never gave."""
-        if self.history.redundant(call):
+        """Whether a call repeats the conversation (or :meth:`asks_again`) or, with "auto",
+        uses values it never gave."""
+        if self.history.redundant(call) or self.asks_again(call):
             return True
         return self.auto and bool(self._faults(call))
 
