@@ -73,6 +73,7 @@ def test_nudge_is_appended_to_the_clients_system_message() -> None:
         # half its words are the user's ("Maroon"), but not the word that makes it new
         ({"artist": "Maroon Everest"}, [{"artist": "Taylor Maroon"}], False),
         ({"artist": "Taylor Swift"}, [{"artist": "Taylor Everest"}], True),
+        ({"artist": "K2"}, [{"artist": "Taylor Swift"}], True),  # said whole, "k" no word
         (
             {"artist": "Maroon 5", "duration": 15.0},
             [{"artist": "Taylor Swift", "duration": 20}],
@@ -86,7 +87,7 @@ def test_extra_calls_must_add_grounded_values(
     text = conversation_text(
         [
             {"role": "system", "content": "You help."},
-            {"role": "user", "content": "计算一下北京和西安的气温的总和, Beijing and Shanghai"},
+            {"role": "user", "content": "计算一下北京和西安的气温的总和, Beijing and Shanghai, K2"},
             {
                 "role": "user",
                 "content": [{"type": "text", "text": "Taylor Swift, Maroon 5: 20 and 15"}],

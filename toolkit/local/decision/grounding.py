@@ -203,9 +203,10 @@ def adds_new_grounded_values(
 def _news_given(value: Any, used: set[str], text: str, share: float) -> bool:
     """Whether at least ``share`` of the words a text value brings (those not in ``used``)
     occur in the text; numbers are checked as numbers, by :func:`_given`."""
-    if is_number(value):
-        return True
-    news = [w for w in _words(_spelled(value)) if w not in used and not w[0].isdigit()]
+    spelled = _spelled(value)
+    if is_number(value) or occurs(spelled, text):
+        return True  # a number, or the value whole ("K2", whose "k" is no word of the text)
+    news = [w for w in _words(spelled) if w not in used and not w[0].isdigit()]
     return sum(occurs(word, text) for word in news) >= share * len(news)
 
 
