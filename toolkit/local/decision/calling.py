@@ -6,8 +6,9 @@ between the two). A first call that repeats the conversation — stopped at the 
 it a repeat — or uses values the conversation never gave
 (:class:`~toolkit.local.decision.turn.CallJudge`) gives way to the next most likely tool; after
 tool results, a call whose only fault is unstated numbers is written again with only the stated
-numbers, and when no tool does better a call that translated the user's words is written again
-in them (:mod:`~toolkit.local.decision.phrases`). A first call whose text borrows words from
+numbers, and when no tool does better a call whose only faults are text values nobody gave (the
+user's words translated, a description's example copied) is written again in the user's words
+(:mod:`~toolkit.local.decision.phrases`). A first call whose text borrows words from
 its description's example is written again without them
 (:mod:`~toolkit.local.decision.examples`). When parallel calls are allowed the model is made to
 write one more call after each, of the same tool and then of another, kept only when it is new
@@ -38,7 +39,6 @@ from toolkit.local.decision.turn import (
     CallJudge,
     has_results,
     turn_start,
-    unused_numbers,
 )
 from toolkit.local.format.events import Event, Finished, ToolCallEvent
 from toolkit.local.format.grammar import call_opening, calls_grammar, written_call
@@ -218,16 +218,15 @@ class CallWriter:
         tried = {c["function"]["name"] for c in found} | ({turn.doomed_name} - {None})
         # Calls rejected only for values the conversation never gave: should no tool do better,
         # the one the model was likeliest to name is made (before any result is there), if it
-        # uses at least one value the user gave; failing that, one that only translated the
-        # user's words is written again in them; failing that, a call of a tool the
+        # uses at least one value the user gave; failing that, one whose only faults are text
+        # values is written again in the user's words; failing that, a call of a tool the
         # question names (the population asked for, of the wrong city) is made as it is.
         fallbacks: list[tuple[bool, float, int, tuple[list[str], Any, list[dict]]]] = []
-        worded: list[tuple[float, str]] = []  # tools whose calls translated the user's words
+        worded: list[tuple[float, str]] = []  # tools whose calls wrote text nobody gave
         retried: set[str] = set()
         floor = self.policy.alternative_threshold
-        if has_results(self.job.messages[turn_start(self.job.messages) :]):
-            if unused_numbers(self.job.messages):  # the question needs another step
-                floor = self.policy.waiting_alternative_threshold
+        if turn.turn_calls and turn.waiting:  # after results, the question needs another step
+            floor = self.policy.waiting_alternative_threshold
         while doomed or (found and all(turn.rejected(c) for c in found)):
             if doomed or all(turn.history.redundant(c) or turn.asks_again(c) for c in found):
                 self.repeated += max(1, len(found))
@@ -313,10 +312,10 @@ class CallWriter:
     def _in_their_words(
         self, turn: CallJudge, tool: str
     ) -> tuple[list[str], Any, list[dict]] | None:
-        """When no tool did better, the likeliest call whose only fault was text in a script
-        the question does not use ("广州" asked "Is it raining in Guangzhou?") is written again
-        with its strings made of the conversation's own phrases; ``None`` unless that call
-        is sound."""
+        """When no tool did better, the likeliest call whose only faults were text values
+        nobody gave ("广州" asked "Is it raining in Guangzhou?", the description's "Everest"
+        asked about Mount Fuji) is written again with its strings made of the conversation's
+        own phrases; ``None`` unless that call is sound."""
         if not self.policy.user_words:
             return None
         phrases = conversation_phrases(self.job.messages)

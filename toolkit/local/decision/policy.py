@@ -20,15 +20,21 @@ probabilities at a few points, and on what the conversation already says:
 4. **One more call?** Made to write another call, the model writes the second city, the other
    artist — or a copy, shuffled values or invented ones. The extra call is kept only when it
    brings values the conversation mentions and no earlier call of the answer used
-   (:mod:`toolkit.local.decision.grounding`).
-5. **Already answered?** A call that repeats an earlier one, or asks only for what its earlier
-   results already say, is redundant; the next most likely tool is tried instead, and when
-   there is none the answer is text built from the results.
+   (:mod:`toolkit.local.decision.grounding`), and not when it is a chain's later step that
+   puts a spent number where an earlier call's result belongs (``add(144, 7)`` after
+   ``divide(144, 12)``, :mod:`toolkit.local.decision.chains`): after the result that call is
+   written with the result in the spent number's place.
+5. **Already answered?** A call that repeats an earlier one, asks only for what its earlier
+   results already say, or (with nothing of the question left waiting) asks another tool
+   what this turn already asked, is redundant; the next most likely tool is tried instead
+   (any tool, while numbers of the question still wait), and when there is none the answer
+   is text built from the results.
 6. **Grounded?** A call whose values the conversation never gave (numbers nobody stated, text
    nobody wrote: a small model copies a tool description's examples) gives way to a tool whose
-   call is grounded; after results it is written again with only the stated numbers. A
-   text value that borrows words from its description's quoted example ("Tel Aviv, CA" after
-   "such as 'San Francisco, CA'") is written again without them.
+   call is grounded; after results it is written again with only the stated numbers; when no
+   tool does better, one whose only faults are text values is written again in the user's
+   words. A text value that borrows words from its description's quoted example ("Tel Aviv,
+   CA" after "such as 'San Francisco, CA'") is written again without them.
 7. **Is the text an answer?** Before any result, a text answer that writes a call out, echoes
    the question or states a number nobody gave is decoded as calls instead. After results, the
    answer comes from a final-answer step (the question and the labelled results, without the
@@ -114,9 +120,10 @@ class ToolPolicy:
             after "such as 'San Francisco, CA'"), with those words excluded
             (:mod:`toolkit.local.decision.examples`).
         user_words: When every call the model would make is rejected and none uses a value
-            the user gave, the likeliest one whose only fault is text in a script the question
-            does not use (``get_weather("广州")`` asked about Guangzhou in English) is written
-            again with its strings made of the conversation's phrases
+            the user gave, the likeliest one whose only faults are text values nobody gave
+            (``get_weather("广州")`` asked about Guangzhou in English, ``get_height("Everest")``
+            copied from the description when asked about Mount Fuji) is written again with
+            its strings made of the conversation's phrases
             (:mod:`toolkit.local.decision.phrases`).
         leave_out_guesses: Leave out of a call the model chose to make its optional
             arguments whose values the conversation never gave (``start_year=1789`` asked

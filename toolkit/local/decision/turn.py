@@ -34,7 +34,6 @@ from toolkit.local.decision.numbers import (
     run_together,
     ungrounded_numbers,
 )
-from toolkit.local.decision.phrases import in_another_script
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.format.job import ChatJob
 from toolkit.wire import content_text
@@ -298,14 +297,6 @@ class CallJudge:
         example, a translation, a misspelling), no unstated number among them."""
         faults = self._faults(call)
         return bool(faults) and all(isinstance(v, str) for v in faults)
-
-    def only_translated(self, call: dict[str, Any]) -> bool:
-        """Whether a call's only fault is text values written in a script the question does
-        not use (the model's translation of the user's words: "广州" for "Guangzhou")."""
-        faults = self._faults(call)
-        return bool(faults) and all(
-            isinstance(v, str) and in_another_script(v, self.question) for v in faults
-        )
 
     def without_guesses(self, call: dict[str, Any]) -> dict[str, Any]:
         """The call without its optional arguments whose values the conversation never gave
