@@ -3,11 +3,16 @@ the conversation's own (decision.phrases)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from toolkit.local.decision.examples import borrowed_words, quoted_examples
 from toolkit.local.decision.grounding import conversation_text
 from toolkit.local.decision.phrases import MAX_PHRASES, conversation_phrases, in_another_script
+from toolkit.local.decision.policy import ToolPolicy
+from toolkit.local.decision.turn import CallJudge
+from toolkit.local.format.job import ChatJob
 
 _LOCATION = {
     "type": "object",
@@ -48,6 +53,37 @@ def _said(text: str) -> str:
 )
 def test_borrowed_words(arguments, question, borrowed):
     assert borrowed_words(arguments, _LOCATION, _said(question)) == borrowed
+
+
+@pytest.mark.parametrize(
+    ("arguments", "question", "borrowed"),
+    [
+        # the whole example, which the conversation never mentions: copied
+        ({"location": "San Francisco, CA"}, "How warm is Fresno?", ["CA", "Francisco", "San"]),
+        # the whole example, asked about: the user's
+        ({"location": "San Francisco, CA"}, "Weather in San Francisco?", []),
+        ({"location": "Tel Aviv, CA"}, "What's the weather in Tel Aviv?", ["CA"]),
+    ],
+)
+def test_whole_examples_are_borrowed_when_nobody_said_them(arguments, question, borrowed):
+    assert borrowed_words(arguments, _LOCATION, _said(question), whole=True) == borrowed
+
+
+@pytest.mark.parametrize(
+    ("location", "question", "foreign"),
+    [
+        ("San Francisco, CA", "How warm is Fresno?", True),  # the description's example
+        ("广州", "Is it raining in Guangzhou?", True),  # the user's word translated
+        ("Fresno, US", "How warm is it in the city?", False),  # invented: nobody's words
+    ],
+)
+def test_a_call_stands_for_the_users_words_when_it_translates_or_copies(
+    location, question, foreign
+):
+    tool = {"type": "function", "function": {"name": "weather", "parameters": _LOCATION}}
+    job = ChatJob(messages=[{"role": "user", "content": question}], tools=[tool])
+    call = {"function": {"name": "weather", "arguments": json.dumps({"location": location})}}
+    assert CallJudge(job, ToolPolicy(), auto=True).only_foreign_words(call) is foreign
 
 
 def test_quoted_examples_read_both_quotes():

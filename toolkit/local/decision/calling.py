@@ -6,8 +6,8 @@ between the two). A first call that repeats the conversation — stopped at the 
 it a repeat — or uses values the conversation never gave
 (:class:`~toolkit.local.decision.turn.CallJudge`) gives way to the next most likely tool; after
 tool results, a call whose only fault is unstated numbers is written again with only the stated
-numbers, and when no tool does better a call whose only faults are text values nobody gave (the
-user's words translated, a description's example copied) is written again in the user's words
+numbers, and when no tool does better a call whose only faults are the user's words translated or
+a description's example copied is written again in the user's words
 (:mod:`~toolkit.local.decision.phrases`). A first call whose text borrows words from
 its description's example is written again without them
 (:mod:`~toolkit.local.decision.examples`). When parallel calls are allowed the model is made to
@@ -218,11 +218,12 @@ class CallWriter:
         tried = {c["function"]["name"] for c in found} | ({turn.doomed_name} - {None})
         # Calls rejected only for values the conversation never gave: should no tool do better,
         # the one the model was likeliest to name is made (before any result is there), if it
-        # uses at least one value the user gave; failing that, one whose only faults are text
-        # values is written again in the user's words; failing that, a call of a tool the
+        # uses at least one value the user gave; failing that, one that only translated the
+        # user's words or copied a description's example is written again in the user's
+        # words; failing that, a call of a tool the
         # question names (the population asked for, of the wrong city) is made as it is.
         fallbacks: list[tuple[bool, float, int, tuple[list[str], Any, list[dict]]]] = []
-        worded: list[tuple[float, str]] = []  # tools whose calls wrote text nobody gave
+        worded: list[tuple[float, str]] = []  # tools whose calls translated or copied words
         retried: set[str] = set()
         floor = self.policy.alternative_threshold
         if turn.turn_calls and turn.waiting:  # after results, the question needs another step
@@ -236,7 +237,7 @@ class CallWriter:
                 if retry is not None:
                     return retry
                 p = (self.names or {}).get(tool, 0.0)
-                if turn.only_text_faults(found[0]):
+                if turn.only_foreign_words(found[0]):
                     worded.append((p, tool))
                 given = uses_given_values(arguments_of(found[0]), turn.grounding, self.policy)
                 if given or turn.asks_for(tool, []):
@@ -312,9 +313,10 @@ class CallWriter:
     def _in_their_words(
         self, turn: CallJudge, tool: str
     ) -> tuple[list[str], Any, list[dict]] | None:
-        """When no tool did better, the likeliest call whose only faults were text values
-        nobody gave ("广州" asked "Is it raining in Guangzhou?", the description's "Everest"
-        asked about Mount Fuji) is written again with its strings made of the conversation's
+        """When no tool did better, the likeliest call whose only faults were the user's words
+        translated or a description's example copied (:meth:`CallJudge.only_foreign_words`:
+        "广州" asked "Is it raining in Guangzhou?", the description's "Everest" asked about
+        Mount Fuji) is written again with its strings made of the conversation's
         own phrases; ``None`` unless that call is sound."""
         if not self.policy.user_words:
             return None

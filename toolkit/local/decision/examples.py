@@ -18,13 +18,25 @@ from typing import Any
 
 from toolkit.local.decision.grounding import occurs
 
-__all__ = ["borrowed_words", "quoted_examples"]
+__all__ = ["borrowed_words", "quoted_examples", "words_of"]
 
 #: A quoted example in a description: 'San Francisco, CA' or "New York, NY" (an apostrophe
 #: inside a word, as in "the user's", opens and closes nothing).
 _QUOTED = re.compile(r"(?<![^\W_])'([^'\n]{2,80})'(?![^\W_])|\"([^\"\n]{2,80})\"")
 #: The words of a value or an example: runs of letters and digits.
 _WORD = re.compile(r"[^\W_]+")
+
+
+def words_of(value: str) -> list[str]:
+    """The words of a value, as :func:`borrowed_words` counts them: runs of letters and digits.
+
+    Args:
+        value: A text value.
+
+    Returns:
+        The words, in order.
+    """
+    return _WORD.findall(value)
 
 
 def quoted_examples(description: Any) -> list[str]:
@@ -59,7 +71,11 @@ def _texts(value: Any, schema: Mapping[str, Any]) -> Iterator[tuple[str, Mapping
 
 
 def borrowed_words(
-    arguments: Mapping[str, Any], parameters: Mapping[str, Any] | None, text: str
+    arguments: Mapping[str, Any],
+    parameters: Mapping[str, Any] | None,
+    text: str,
+    *,
+    whole: bool = False,
 ) -> list[str]:
     """The words a call's text values borrow from their descriptions' examples.
 
@@ -67,6 +83,10 @@ def borrowed_words(
         arguments: The call's arguments.
         parameters: The tool's ``parameters`` schema.
         text: :func:`~toolkit.local.decision.grounding.conversation_text` of the conversation.
+        whole: Count the words of a value that holds an example whole too, unless the
+            conversation says a word of that example (``get_height("Everest")`` asked about
+            Mount Fuji, after 'e.g. "Everest"'). Without it such a value borrows nothing: it
+            may be right ("San Francisco, CA" asked about San Francisco).
 
     Returns:
         The borrowed words as the call wrote them, sorted (empty when none is).
@@ -74,9 +94,9 @@ def borrowed_words(
     found: set[str] = set()
     for value, schema in _texts(arguments, {"properties": (parameters or {}).get("properties")}):
         for example in quoted_examples(schema.get("description")):
-            if example in value:
-                continue
             own = {word.casefold() for word in _WORD.findall(example)}
+            if example in value and (not whole or any(occurs(w, text) for w in own)):
+                continue
             for word in _WORD.findall(value):
                 if word.casefold() in own and not occurs(word.casefold(), text):
                     found.add(word)

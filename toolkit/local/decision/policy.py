@@ -32,9 +32,10 @@ probabilities at a few points, and on what the conversation already says:
 6. **Grounded?** A call whose values the conversation never gave (numbers nobody stated, text
    nobody wrote: a small model copies a tool description's examples) gives way to a tool whose
    call is grounded; after results it is written again with only the stated numbers; when no
-   tool does better, one whose only faults are text values is written again in the user's
-   words. A text value that borrows words from its description's quoted example ("Tel Aviv,
-   CA" after "such as 'San Francisco, CA'") is written again without them.
+   tool does better, one that only translated the user's words or copied a description's
+   example is written again in the user's words. A text value that borrows words from its
+   description's quoted example ("Tel Aviv, CA" after "such as 'San Francisco, CA'") is
+   written again without them.
 7. **Is the text an answer?** Before any result, a text answer that writes a call out, echoes
    the question or states a number nobody gave is decoded as calls instead. After results, the
    answer comes from a final-answer step (the question and the labelled results, without the
@@ -120,9 +121,10 @@ class ToolPolicy:
             after "such as 'San Francisco, CA'"), with those words excluded
             (:mod:`toolkit.local.decision.examples`).
         user_words: When every call the model would make is rejected and none uses a value
-            the user gave, the likeliest one whose only faults are text values nobody gave
-            (``get_weather("广州")`` asked about Guangzhou in English, ``get_height("Everest")``
-            copied from the description when asked about Mount Fuji) is written again with
+            the user gave, the likeliest one whose only faults are text in a script the
+            question does not use (``get_weather("广州")`` asked about Guangzhou in English) or
+            a copy of a description's quoted example (``get_height("Everest")`` asked about
+            Mount Fuji, after 'e.g. "Everest"') is written again with
             its strings made of the conversation's phrases
             (:mod:`toolkit.local.decision.phrases`).
         leave_out_guesses: Leave out of a call the model chose to make its optional

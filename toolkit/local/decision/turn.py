@@ -19,6 +19,7 @@ from toolkit.local.decision.chains import (
     spent_numbers,
     takes_a_result_place,
 )
+from toolkit.local.decision.examples import borrowed_words, words_of
 from toolkit.local.decision.grounding import (
     CallHistory,
     arguments_of,
@@ -34,6 +35,7 @@ from toolkit.local.decision.numbers import (
     run_together,
     ungrounded_numbers,
 )
+from toolkit.local.decision.phrases import in_another_script
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.format.job import ChatJob
 from toolkit.wire import content_text
@@ -292,11 +294,20 @@ class CallJudge:
         ``factorial(510)`` asked about 5, 10 and 15)."""
         return any(run_together(n, self.grounding) for n in self._only_numbers(call))
 
-    def only_text_faults(self, call: dict[str, Any]) -> bool:
-        """Whether a call's only faults are text values the conversation never gave (a copied
-        example, a translation, a misspelling), no unstated number among them."""
+    def only_foreign_words(self, call: dict[str, Any]) -> bool:
+        """Whether a call's only faults are text values that are not the user's words but
+        stand for them: written in a script the question does not use (the model's
+        translation: "广州" for "Guangzhou"), or copying a quoted example of their
+        description (``get_height("Everest")`` asked about Mount Fuji, after 'e.g.
+        "Everest"'; :func:`~toolkit.local.decision.examples.borrowed_words`)."""
         faults = self._faults(call)
-        return bool(faults) and all(isinstance(v, str) for v in faults)
+        schema = self.schemas.get(call["function"]["name"])
+        copied = set(borrowed_words(arguments_of(call), schema, self.grounding, whole=True))
+        return bool(faults) and all(
+            isinstance(v, str)
+            and (in_another_script(v, self.question) or bool(copied & set(words_of(v))))
+            for v in faults
+        )
 
     def without_guesses(self, call: dict[str, Any]) -> dict[str, Any]:
         """The call without its optional arguments whose values the conversation never gave
