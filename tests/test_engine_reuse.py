@@ -106,3 +106,17 @@ def test_a_call_rendered_again_is_not_evaluated_again(engine: Engine) -> None:
         spent = engine.prompt_evaluated - before
     after_call = text[text.rindex("</tool_call>") + len("</tool_call>") :]
     assert spent == len(engine.tokenize(after_call, bos=False))
+
+
+def test_the_same_prompt_again_reads_the_logits_it_was_first_read_with(engine: Engine) -> None:
+    # Re-evaluating only a cached prompt's last token rounds its logits otherwise, and a near
+    # tie then answers the same request differently the second time (streamed, say).
+    tokens = _seed_prompt(engine, [tool_schema(get_weather), tool_schema(add)])
+    with engine.lock:
+        engine.reset()
+        first = engine.next_token_logprobs(tokens)
+        engine.generate(tokens, SamplingOptions(max_tokens=8, temperature=0)).consume()
+        evaluated = engine.prompt_evaluated
+        again = engine.next_token_logprobs(tokens)
+    assert (again == first).all()
+    assert engine.prompt_evaluated == evaluated  # nothing was evaluated for it

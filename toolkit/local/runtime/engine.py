@@ -122,6 +122,9 @@ class Engine(Vocabulary):
         self._scratch = np.zeros(self.n_vocab, dtype=TOKEN_DATA)
         self._scratch["id"] = np.arange(self.n_vocab, dtype=np.int32)
         self._logits: np.ndarray | None = None
+        #: The last prompt evaluated and the logits after it (a repeated request reuses them).
+        self._prompt: tuple[int, ...] = ()
+        self._prompt_logits = np.zeros(0, dtype=np.float32)
         #: Prompt tokens evaluated so far (those the KV cache or a saved state did not hold).
         self.prompt_evaluated = 0
         #: Held by whoever uses the model: it serves one request at a time.
@@ -179,6 +182,12 @@ class Engine(Vocabulary):
         common = 0 if fresh else self._common_prefix(tokens)
         if common == len(tokens) == llm.n_tokens and self._logits is not None:
             return self._logits
+        if not fresh and common == len(tokens) and self._prompt == tuple(tokens):
+            # The same prompt again (the same request, streamed this time): its logits as
+            # first read, not the last token read again alone, whose logits round otherwise.
+            llm.n_tokens = common
+            self._logits = self._prompt_logits.copy()
+            return self._logits
         system = self._system_turn(tokens)
         if self.prefixes is not None and not fresh and common < system < len(tokens):
             if not self.prefixes.restore(tokens[:system]):
@@ -191,7 +200,9 @@ class Engine(Vocabulary):
         llm.n_tokens = common
         self.prompt_evaluated += len(tokens) - common
         llm.eval(list(tokens[common:]))
-        return self._read_logits()
+        logits = self._read_logits()
+        self._prompt, self._prompt_logits = tuple(tokens), logits.copy()
+        return logits
 
     def _aligned(self, tokens: Sequence[int]) -> Sequence[int]:
         """The prompt with the evaluated tokens in place of a stretch that spells the same text
@@ -420,6 +431,7 @@ class Engine(Vocabulary):
         """Forget the evaluated context: the next prompt is evaluated from its first token."""
         self._llm.reset()
         self._logits = None
+        self._prompt = ()
 
     def close(self) -> None:
         """Free the model and its compiled grammars."""
