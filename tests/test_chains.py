@@ -8,9 +8,9 @@ from toolkit.local.decision.chains import (
     number_parameters,
     results_in_place,
     spent_numbers,
-    stated_times,
     takes_a_result_place,
 )
+from toolkit.local.decision.numbers import stated_times
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.turn import CallJudge, unused_numbers
 from toolkit.local.format.job import ChatJob

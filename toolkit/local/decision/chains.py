@@ -27,26 +27,20 @@ results the call is written with the spender's result in the spent number's plac
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from toolkit.local.decision.numbers import is_number
+from toolkit.local.decision.numbers import is_number, stated_times, written_numbers
 
 __all__ = [
     "number_parameters",
     "results_in_place",
     "spent_numbers",
-    "stated_times",
     "takes_a_result_place",
 ]
 
 #: Parameter names this short are positions (``x``, ``y``, ``a``), not meanings.
 _BARE_NAME = 2
-#: A number as the question writes it (thousands separators are read off first).
-_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?!\d)")
-#: A number in a result, with its sign when it has one ("-15 °C"; not the "-11" of a date).
-_SIGNED = re.compile(r"(?<![0-9A-Za-z_.])-?\d+(?:\.\d+)?|\d+(?:\.\d+)?")
 
 
 def number_parameters(arguments: Mapping[str, Any]) -> Iterator[tuple[str, float]]:
@@ -71,20 +65,6 @@ def _numbers_in(value: Any, name: str) -> Iterator[tuple[str, float]]:
     elif isinstance(value, (list, tuple)):
         for item in value:
             yield from _numbers_in(item, name)
-
-
-def stated_times(number: float, text: str) -> int:
-    """How many times a text writes a number ("1,200" writes 1200).
-
-    Args:
-        number: The number, positive.
-        text: The question.
-
-    Returns:
-        The count.
-    """
-    plain = re.sub(r"(?<=\d),(?=\d{3})", "", text)
-    return sum(float(m.group()) == number for m in _NUMBER.finditer(plain))
 
 
 def spent_numbers(
@@ -175,7 +155,7 @@ def results_in_place(
         value = replaced.get(name)
         where = len(results) - 1 if index is None else index
         result = results[where] if 0 <= where < len(results) else None
-        written = _SIGNED.findall(result or "")
+        written = written_numbers(result or "")
         if not is_number(value) or abs(float(value)) != number or len(written) != 1:
             return None
         new = float(written[0])

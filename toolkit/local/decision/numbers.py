@@ -23,7 +23,9 @@ __all__ = [
     "said_numbers",
     "signs_restored",
     "stated_numbers",
+    "stated_times",
     "ungrounded_numbers",
+    "written_numbers",
 ]
 
 
@@ -134,6 +136,32 @@ def number_spellings(text: str) -> list[str]:
 _WRITTEN_NUMBER = re.compile(r"(?<![0-9A-Za-z_.])-?\d+(?:\.\d+)?|\d+(?:\.\d+)?")
 
 
+def written_numbers(text: str) -> list[str]:
+    """Every number a text writes, as written, with its sign when it has one, in order.
+
+    Args:
+        text: A question or a tool result.
+
+    Returns:
+        The numbers' spellings ("2026-11-24" writes "2026", "11", "24"; "-15 °C" writes "-15").
+    """
+    return _WRITTEN_NUMBER.findall(text)
+
+
+def stated_times(number: float, text: str) -> int:
+    """How many times a text writes a number ("1,200" writes 1200; signs are not read).
+
+    Args:
+        number: The number, positive.
+        text: The question.
+
+    Returns:
+        The count.
+    """
+    plain = re.sub(r"(?<=\d),(?=\d{3})", "", text)
+    return sum(float(m.group()) == number for m in _NUMBER.finditer(plain))
+
+
 def stated_numbers(texts: Sequence[str]) -> list[str]:
     """Every number the texts state, as written, each once; a signed one also without its sign
     ("-15 °C" may be said "零下15度", 15 below zero).
@@ -144,7 +172,7 @@ def stated_numbers(texts: Sequence[str]) -> list[str]:
     Returns:
         The numbers' spellings, in first-seen order.
     """
-    found = [m.group() for t in texts for m in _WRITTEN_NUMBER.finditer(t)]
+    found = [n for t in texts for n in written_numbers(t)]
     return list(dict.fromkeys(n for written in found for n in (written, written.lstrip("-"))))
 
 

@@ -175,9 +175,8 @@ def unused_numbers(messages: Sequence[Mapping[str, Any]]) -> list[float]:
     done = used | said
     # "15%" states 15 and 0.15: one number, used when either spelling is.
     question = content_text(messages[start].get("content")) if messages else ""
-    percents = {float(p) for p in _PERCENT.findall(question)}
-    fractions = {round(p / 100, 12): p for p in percents}
-    for fraction, percent in fractions.items():
+    for percent in {float(p) for p in _PERCENT.findall(question)}:
+        fraction = round(percent / 100, 12)
         if fraction in done or percent in done:
             done = done | {fraction, percent}
     return sorted(v for v in asked if v not in done)
