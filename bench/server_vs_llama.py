@@ -18,7 +18,8 @@ Measured side by side in one run, on the shipped model with the same threads and
 4. **The engine's reuse of work**, on the same seed loop, taking turns: everything on, against
    the model choosing each call's opening token by token (``Engine.write_openings`` off), and
    against evaluating a re-rendered call again (``Engine.respell`` off), with the prompt
-   tokens each evaluated.
+   tokens each evaluated, and against prompt-lookup decoding turned on (3-token guesses, off by
+   default: on 2 cores a small batch costs about its tokens one by one).
 
 Run: ``python bench/server_vs_llama.py [repeats]`` (default 3; the median is shown).
 """
@@ -170,10 +171,12 @@ def _seed_loop(server: EmbeddedServer, chat: Any) -> tuple[float, int, str]:
 
 
 #: The engine's switches for each contender of the reuse measurement.
+_DEFAULTS = {"write_openings": True, "respell": True, "lookup_tokens": 0}
 _REUSE = {
-    "everything on": {"write_openings": True, "respell": True},
-    "openings chosen token by token": {"write_openings": False, "respell": True},
-    "re-rendered calls evaluated again": {"write_openings": True, "respell": False},
+    "everything on": _DEFAULTS,
+    "openings chosen token by token": {**_DEFAULTS, "write_openings": False},
+    "re-rendered calls evaluated again": {**_DEFAULTS, "respell": False},
+    "lookup decoding on": {**_DEFAULTS, "lookup_tokens": 3},
 }
 
 
@@ -191,7 +194,8 @@ def _reuse(server: EmbeddedServer, repeats: int) -> list[Result]:
             times[name].append(seconds)
             evaluated[name] = engine.prompt_evaluated - before
     finally:
-        engine.write_openings = engine.respell = True
+        for switch, value in _DEFAULTS.items():
+            setattr(engine, switch, value)
     on = statistics.median(times["everything on"])
     rows = []
     for name in list(_REUSE)[1:]:

@@ -17,7 +17,9 @@ toolkit's loop:
 10. a list of numbers is run together into one ("4,6 and 8" written as 46);
 11. a description's example is written as the user's value ("Everest" asked about Fuji);
 12. a chain's later step is written before the result it needs (``add(144, 7)`` for "144
-    divided by 12, then add 7").
+    divided by 12, then add 7");
+13. once a step has combined the results, the model asks for the same call again (each
+    attempt generated before it can be refused) instead of answering.
 """
 
 from __future__ import annotations
@@ -309,3 +311,41 @@ def test_a_chains_later_step_waits_for_the_result(local_server) -> None:
     assert steps[0] == [("divide", {"a": 144, "b": 12})], steps
     assert ("add", {"x": 12, "y": 7}) in steps[1], steps
     assert re.search(r"(?<![\d.])19(?![\d])", result.answer), result.answer
+
+
+def _seed_step(call_id: str, name: str, arguments: str) -> dict:
+    function = {"name": name, "arguments": arguments}
+    return {"id": call_id, "type": "function", "function": function}
+
+
+def test_a_combined_result_is_answered_without_calling_again(local_server) -> None:
+    # After add(6, 5) = 11 the model names add again (p 0.86) and writes add(6, 5) a third
+    # time; the turn's last step combined the temperatures and left nothing unused.
+    messages = [
+        {"role": "user", "content": "计算一下北京和西安的气温的总和"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                _seed_step("c1", "get_weather", '{"city": "北京"}'),
+                _seed_step("c2", "get_weather", '{"city": "西安"}'),
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "北京 (Beijing): 6 °C, sunny"},
+        {"role": "tool", "tool_call_id": "c2", "content": "西安 (Xi'an): 5 °C, overcast"},
+        {"role": "assistant", "tool_calls": [_seed_step("c3", "add", '{"x": 6, "y": 5}')]},
+        {"role": "tool", "tool_call_id": "c3", "content": "11"},
+    ]  # fmt: skip
+    client = openai.OpenAI(
+        base_url=local_server.base_url, api_key=local_server.api_key or "local", timeout=900
+    )
+    reply = client.chat.completions.create(
+        model="local",
+        messages=messages,
+        tools=[tool_schema(get_weather), tool_schema(add)],
+    )
+    answer = reply.choices[0].message.content or ""
+    assert not reply.choices[0].message.tool_calls and ELEVEN.search(answer), answer
+    # the answer's own tokens only (fewer than its characters): no call of add was generated
+    # and refused first (that attempt alone is 17 tokens)
+    assert reply.usage.completion_tokens <= len(answer), (reply.usage, answer)

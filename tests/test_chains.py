@@ -12,7 +12,7 @@ from toolkit.local.decision.chains import (
 )
 from toolkit.local.decision.numbers import stated_times
 from toolkit.local.decision.policy import ToolPolicy
-from toolkit.local.decision.turn import CallJudge, unused_numbers
+from toolkit.local.decision.turn import CallJudge, results_combined, unused_numbers
 from toolkit.local.format.job import ChatJob
 
 _DIVIDE = ("divide", {"a": 144, "b": 12})
@@ -151,3 +151,52 @@ def test_a_call_asking_another_tool_the_same_after_the_answer_is_there():
     waiting = _turn("15% of 240, times 3?", '{"value": 240, "percent": 15}', "36.0")
     judge = CallJudge(ChatJob(messages=waiting, tools=tools), ToolPolicy(), auto=True)
     assert not judge.asks_again(again)
+
+
+def _steps(question: str, *steps: tuple[list[tuple[str, str]], list[str]]) -> list[dict]:
+    """A turn of steps, each its calls ``(name, arguments)`` and their results."""
+    messages: list[dict] = [{"role": "user", "content": question}]
+    for n, (calls, results) in enumerate(steps):
+        ids = [f"c{n}{i}" for i in range(len(calls))]
+        messages.append(
+            {
+                "role": "assistant",
+                "content": "",
+                "tool_calls": [
+                    {"id": i, "type": "function", "function": {"name": f, "arguments": a}}
+                    for i, (f, a) in zip(ids, calls, strict=True)
+                ],
+            }
+        )
+        messages += [
+            {"role": "tool", "tool_call_id": i, "content": r}
+            for i, r in zip(ids, results, strict=True)
+        ]
+    return messages
+
+
+def test_a_last_step_that_combined_the_results_before_it():
+    lookups = (
+        [("get_weather", '{"city": "北京"}'), ("get_weather", '{"city": "西安"}')],
+        ["北京 (Beijing): 6 °C, sunny", "西安 (Xi'an): 5 °C, overcast"],
+    )
+    summed = ([("add", '{"x": 6, "y": 5}')], ["11"])
+    assert results_combined(_steps("计算一下北京和西安的气温的总和", lookups, summed))
+    # the first lookups combine nothing: nothing came before them
+    assert not results_combined(_steps("计算一下北京和西安的气温的总和", lookups))
+    # a third temperature no call took yet is still to be combined
+    three = (
+        [("get_weather", '{"city": "北京"}')] * 3,
+        ["北京: 6 °C", "西安: 5 °C", "上海: 9 °C"],
+    )
+    assert not results_combined(_steps("北京、西安和上海的气温总和", three, summed))
+    # a number of the question no step used keeps the turn going
+    assert not results_combined(_steps("北京和西安的气温总和再乘以 3", lookups, summed))
+    # a step that takes only what the question gave combines no result
+    converted = ([("to_fahrenheit", '{"celsius": 20}')], ["68"])
+    looked = ([("get_weather", '{"city": "Paris"}')], ["Paris: 20 °C"])
+    assert not results_combined(_steps("Paris is 20 °C; in F?", looked, converted))
+    # a text value only a result gave is combined too
+    department = ([("department_of", '{"person": "Alice"}')], ["Sales"])
+    head = ([("head_of", '{"department": "Sales"}')], ["Bob"])
+    assert results_combined(_steps("Who heads Alice's department?", department, head))

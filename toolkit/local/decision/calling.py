@@ -213,7 +213,7 @@ class CallWriter:
     ) -> tuple[list[str], Any, list[dict]] | None:
         """The first call of the answer, or ``None`` when the answer should be text."""
         pieces, generation, found, doomed = self._attempt(
-            self.tokens, grammar, turn.repeat_doom, names
+            self.tokens, grammar, turn.repeat_doom, names, self._likeliest_opening(names)
         )
         tried = {c["function"]["name"] for c in found} | ({turn.doomed_name} - {None})
         # Calls rejected only for values the conversation never gave: should no tool do better,
@@ -264,6 +264,16 @@ class CallWriter:
             )
             tried |= {turn.doomed_name} - {None}
         return pieces, generation, found
+
+    def _likeliest_opening(self, names: list[str] | None) -> str | None:
+        """The first call's opening with the name of the tool the model is likeliest to name
+        (:attr:`names`, when they were measured and any tool may be called): the model would
+        spend a token on each piece of the name and of the envelope after it, which the
+        grammar allows only one way; written, they are evaluated with the prompt in one
+        batch. ``None`` (the grammar's own opening) otherwise."""
+        if names is not None or not self.names:
+            return None
+        return call_opening([max(self.names, key=self.names.__getitem__)])
 
     def _with_results_in_place(
         self, turn: CallJudge, first: tuple[list[str], Any, list[dict]]

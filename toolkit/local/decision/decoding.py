@@ -12,7 +12,9 @@
 With ``"auto"``, a text answer is kept back until it is complete and checked
 (:meth:`_Decoder.checked_text`); once this turn's tools have answered, the answer comes from the
 final-answer step (:func:`~toolkit.local.decision.prompt.answer_messages`), and a question whose
-numbers no step has used yet keeps the turn calling.
+numbers no step has used yet keeps the turn calling; a turn whose last step combined the
+earlier results is answered, not called again, when the model would name a tool it already
+called (:meth:`_Decoder.answer_due`).
 
 Calls are decoded one ``<tool_call>`` block at a time under the calls grammar. A first call that
 repeats the conversation (stopped at the value that makes it a repeat) or uses values it never
@@ -52,6 +54,7 @@ from toolkit.local.decision.signals import NOT_TEXT_STARTS, name_probabilities, 
 from toolkit.local.decision.turn import (
     has_results,
     last_question,
+    results_combined,
     turn_start,
     unused_numbers,
 )
@@ -136,7 +139,11 @@ def answer(
         if answered and unused_numbers(job.messages):
             decoder.measure_names()  # the question still has numbers no step has used
             yield from decoder.calls(None)
-        elif decoder.p_text >= policy.text_threshold or p_name < policy.name_threshold:
+        elif (
+            decoder.p_text >= policy.text_threshold
+            or p_name < policy.name_threshold
+            or (answered and decoder.answer_due())
+        ):
             if job.text_schema is not None:
                 yield from decoder.text(from_results=answered)  # the response format's JSON
             elif answered:
@@ -198,6 +205,19 @@ class _Decoder(CallWriter):
                 self.engine, self.tokens, self.job.tool_names, floor=self.policy.name_floor
             )
             self.p_name = min(1.0, sum(self.names.values()))
+
+    def answer_due(self) -> bool:
+        """After results: whether the last step combined them and left nothing unused
+        (:func:`~toolkit.local.decision.turn.results_combined`) while the tool the model
+        would name is one this turn already called — the small model's way back to the
+        call it just made (``add(6, 5)`` again once it answered 11). Then the answer is
+        written (:attr:`~ToolPolicy.answer_when_combined`); a new tool named is a new step."""
+        if not self.policy.answer_when_combined or not self.names:
+            return False
+        turn = self.job.messages[turn_start(self.job.messages) + 1 :]
+        called = {c["function"]["name"] for m in turn for c in m.get("tool_calls") or []}
+        likeliest = max(self.names, key=self.names.__getitem__)
+        return likeliest in called and results_combined(self.job.messages)
 
     def checked_text(self) -> Iterator[Event]:
         """A text answer that is checked before it is given (``tool_choice="auto"``).

@@ -28,7 +28,9 @@ probabilities at a few points, and on what the conversation already says:
    results already say, or (with nothing of the question left waiting) asks another tool
    what this turn already asked, is redundant; the next most likely tool is tried instead
    (any tool, while numbers of the question still wait), and when there is none the answer
-   is text built from the results.
+   is text built from the results. Once a step has combined the earlier results and left no
+   number unused, a wish to call a tool this turn already called is not even tried: the
+   answer is written (:attr:`ToolPolicy.answer_when_combined`).
 6. **Grounded?** A call whose values the conversation never gave (numbers nobody stated, text
    nobody wrote: a small model copies a tool description's examples) gives way to a tool whose
    call is grounded; after results it is written again with only the stated numbers; when no
@@ -133,6 +135,12 @@ class ToolPolicy:
             Measured on the saved calls of the BFCL dev split before it was built: it changes
             calls of 42 of its 300 cases, turns 3 failures into passes and no pass into a
             failure.
+        answer_when_combined: After results, answer instead of calling when the last step
+            combined earlier results and left no number of the turn unused while the model
+            would name a tool this turn already called
+            (:func:`~toolkit.local.decision.turn.results_combined`): the small model asks
+            for the call it just made again (``add(6, 5)`` once it answered 11), and each
+            such attempt is generated before it can be refused.
         label_results: Show each tool result to the model prefixed by the call it answers
             (``add(x=6, y=5) = 11``), a departure from the stock template that keeps a small
             model from answering with the wrong result.
@@ -156,6 +164,7 @@ class ToolPolicy:
     leave_out_guesses: bool = True
     user_words: bool = True
     answer_step: bool = True
+    answer_when_combined: bool = True
     grounded_numbers: bool = True
 
     def __post_init__(self) -> None:

@@ -31,6 +31,7 @@ from toolkit.local.decision.grounding import (
 )
 from toolkit.local.decision.numbers import (
     known_numbers,
+    leaves,
     numbers_of,
     run_together,
     ungrounded_numbers,
@@ -45,6 +46,7 @@ __all__ = [
     "asked_for",
     "has_results",
     "last_question",
+    "results_combined",
     "turn_start",
     "unused_numbers",
 ]
@@ -180,6 +182,51 @@ def unused_numbers(messages: Sequence[Mapping[str, Any]]) -> list[float]:
         if fraction in done or percent in done:
             done = done | {fraction, percent}
     return sorted(v for v in asked if v not in done)
+
+
+def results_combined(messages: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether this turn's last step combined the results before it and left nothing unused.
+
+    "计算一下北京和西安的气温的总和" answered by the two temperatures, then ``add(6, 5)`` = 11:
+    the last step's calls took values that only earlier results stated (6 and 5), and every
+    number the question and those results state went into some call. What is left is the
+    last step's own result — the answer, unless a new step uses it. A step that uses no earlier
+    result (the first lookups, or a conversion of a value the question gave) combines nothing;
+    a result number no call took yet (a third city's temperature) is still to be combined.
+
+    Args:
+        messages: OpenAI messages.
+
+    Returns:
+        True when the last step combined earlier results and left no number unused.
+    """
+    start = turn_start(messages)
+    turn = list(messages[start + 1 :])
+    steps = [i for i, m in enumerate(turn) if m.get("role") == "assistant" and m.get("tool_calls")]
+    if len(steps) < 2 or unused_numbers(messages):
+        return False
+    question = content_text(messages[start].get("content")).casefold() if messages else ""
+    earlier = conversation_text([m for m in turn[: steps[-1]] if m.get("role") == "tool"])
+    from_results = known_numbers(earlier) - known_numbers(question)
+    last = [arguments_of(c) for c in turn[steps[-1]].get("tool_calls") or []]
+    took = {n for arguments in last for n in numbers_of(arguments)} & from_results
+    took_text = any(
+        isinstance(v, str)
+        and len(v.strip()) > 1
+        and v.casefold() in earlier
+        and v.casefold() not in question
+        for arguments in last
+        for v in leaves(arguments)
+    )
+    if not (took or took_text):
+        return False
+    used = {
+        n
+        for m in turn
+        for call in m.get("tool_calls") or []
+        for n in numbers_of(arguments_of(call))
+    }
+    return not from_results - used
 
 
 class CallJudge:
