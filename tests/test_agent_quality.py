@@ -19,7 +19,9 @@ toolkit's loop:
 12. a chain's later step is written before the result it needs (``add(144, 7)`` for "144
     divided by 12, then add 7");
 13. once a step has combined the results, the model asks for the same call again (each
-    attempt generated before it can be refused) instead of answering.
+    attempt generated before it can be refused) instead of answering;
+14. a lookup chain asks the second tool about the first value again (the employee's email,
+    not the manager's) instead of about the first tool's answer.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ import openai
 from helpers import embedded_chat
 from langchain.agents import create_agent
 from langchain_core.messages import AIMessage
-from langchain_core.tools import tool
+from langchain_core.tools import ToolException, tool
 from langchain_openai import ChatOpenAI
 
 from toolkit.eval.agent_checks import leaked_call, ungrounded_numbers
@@ -349,3 +351,44 @@ def test_a_combined_result_is_answered_without_calling_again(local_server) -> No
     # the answer's own tokens only (fewer than its characters): no call of add was generated
     # and refused first (that attempt alone is 17 tokens)
     assert reply.usage.completion_tokens <= len(answer), (reply.usage, answer)
+
+
+_MANAGERS = {"王芳": "李强"}
+_EMAILS = {"李强": "liqiang@corp.example"}
+
+
+@tool(parse_docstring=True)
+def get_manager(employee: str) -> str:
+    """Find who an employee reports to.
+
+    Args:
+        employee: The employee's name.
+    """
+    if employee not in _MANAGERS:
+        raise ToolException(f"No employee {employee!r}.")
+    return _MANAGERS[employee]
+
+
+@tool(parse_docstring=True)
+def get_email(person: str) -> str:
+    """Look up a person's work email address.
+
+    Args:
+        person: The person's name.
+    """
+    if person not in _EMAILS:
+        raise ToolException(f"No email for {person!r}.")
+    return _EMAILS[person]
+
+
+def test_a_name_passes_along_a_lookup_chain(local_server) -> None:
+    # The model asks get_email("王芳") first (it fails), then get_manager("王芳") = 李强, then
+    # get_email("王芳") again: the value get_manager took, whose answer belongs there.
+    result = ToolLoop(_chat(local_server), [get_manager, get_email]).run("王芳的经理的邮箱是什么？")
+    assert result.answered, result.hint
+    calls = [
+        (c["name"], c["args"])
+        for m in result.transcript if isinstance(m, AIMessage) for c in m.tool_calls
+    ]  # fmt: skip
+    assert ("get_email", {"person": "李强"}) in calls, calls
+    assert "liqiang@corp.example" in result.answer, result.answer

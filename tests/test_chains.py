@@ -5,13 +5,16 @@ from __future__ import annotations
 import pytest
 
 from toolkit.local.decision.chains import (
+    is_value,
     number_parameters,
     results_in_place,
     spent_numbers,
     takes_a_result_place,
+    texts_in_place,
 )
-from toolkit.local.decision.numbers import stated_times
+from toolkit.local.decision.numbers import magnitude, stated_times
 from toolkit.local.decision.policy import ToolPolicy
+from toolkit.local.decision.prompt import turn_results
 from toolkit.local.decision.turn import CallJudge, results_combined, unused_numbers
 from toolkit.local.format.job import ChatJob
 
@@ -200,3 +203,40 @@ def test_a_last_step_that_combined_the_results_before_it():
     department = ([("department_of", '{"person": "Alice"}')], ["Sales"])
     head = ([("head_of", '{"department": "Sales"}')], ["Bob"])
     assert results_combined(_steps("Who heads Alice's department?", department, head))
+
+
+def test_a_repeated_call_takes_the_result_of_the_call_that_took_its_value():
+    earlier = [("get_manager", {"employee": "Carol"}), ("get_email", {"person": "Carol"})]
+    results = ["Dave", "Error: tool 'get_email' failed: No email for 'Carol'."]
+    moved = texts_in_place("get_email", {"person": "Carol"}, earlier, results)
+    assert moved == {"person": "Dave"}
+    # the same parameter name is the same value asked of another tool, not a result's place
+    same = [("get_phone", {"person": "Carol"})]
+    assert texts_in_place("get_email", {"person": "Carol"}, same, ["Dave"]) is None
+    # a result that is a reading, an error or a value some call already used takes no place
+    for result in ("北京 (Beijing): 6 °C, sunny", "Error: no such employee", "Carol"):
+        assert texts_in_place("get_email", {"person": "Carol"}, earlier[:1], [result]) is None
+    assert is_value("李强") and is_value("Sales") and not is_value("6 °C, sunny")
+
+
+def test_a_retried_failure_is_left_out_of_the_answer_step():
+    messages = _steps(
+        "What is the email address of Carol's manager?",
+        (
+            [("get_email", '{"person": "Carol"}'), ("get_manager", '{"employee": "Carol"}')],
+            ["Error: tool 'get_email' failed: No email for 'Carol'.", "Dave"],
+        ),
+        ([("get_email", '{"person": "Dave"}')], ["dave@corp.example"]),
+    )
+    _, results = turn_results(messages)
+    assert results == [
+        'get_manager(employee="Carol") = Dave',
+        'get_email(person="Dave") = dave@corp.example',
+    ]
+    # a failure no later step retried stays: the answer says what went wrong
+    _, results = turn_results(messages[:4])
+    assert len(results) == 2 and results[0].startswith('get_email(person="Carol") = Error')
+
+
+def test_a_number_said_without_its_sign_or_in_another_spelling_is_the_same_number():
+    assert magnitude("-84.0") == magnitude("84") == 84.0

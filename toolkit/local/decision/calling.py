@@ -231,6 +231,9 @@ class CallWriter:
         while doomed or (found and all(turn.rejected(c) for c in found)):
             if doomed or all(turn.history.redundant(c) or turn.asks_again(c) for c in found):
                 self.repeated += max(1, len(found))
+                moved = self._texts_moved(turn, found if not doomed else [])
+                if moved is not None:
+                    return moved
             else:
                 tool = found[0]["function"]["name"]
                 retry = self._grounded_retry(turn, tool, found[0], retried)
@@ -299,6 +302,34 @@ class CallWriter:
             return first  # the result does not fit the parameter's schema
         if len(again) != 1 or turn.rejected(again[0]):
             return first
+        return pieces, generation, again
+
+    def _texts_moved(
+        self, turn: CallJudge, found: list[dict]
+    ) -> tuple[list[str], Any, list[dict]] | None:
+        """A repeated first call (the one ``found``, or the one stopped as a repeat) written
+        with the results in the places of the text values an earlier call of another tool
+        took (:meth:`CallJudge.texts_in_place`: ``get_email("Dave")`` for ``get_email("Carol")``
+        once ``get_manager("Carol")`` answered "Dave"); ``None`` unless there is such a
+        place and the new call is sound."""
+        if len(found) == 1:
+            tool, arguments = found[0]["function"]["name"], arguments_of(found[0])
+        elif not found and turn.doomed_name is not None:
+            tool, arguments = turn.doomed_name, turn.doomed_arguments
+        else:
+            return None
+        moved = turn.texts_in_place(tool, arguments)
+        if moved is None:
+            return None
+        grammar = calls_grammar(self.job.tools, names=[tool], max_calls=1)
+        try:
+            pieces, generation, again, _ = self._attempt(
+                self.tokens, grammar, names=[tool], opening=written_call(tool, moved)
+            )
+        except LocalModelError:
+            return None  # the result does not fit the parameter's schema
+        if len(again) != 1 or turn.rejected(again[0]):
+            return None
         return pieces, generation, again
 
     def _in_own_words(

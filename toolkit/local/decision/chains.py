@@ -23,20 +23,31 @@ a 2 rolled "twice"; a list of zeros).
 Before any result the answer ends before such a call (it comes in the next step); after
 results the call is written with the spender's result in the spent number's place
 (:func:`results_in_place`: ``add(12, 7)``), when that result is one number.
+
+A name passes along a chain the same way. "What is the email address of Carol's manager?":
+``get_manager(employee="Carol")`` answered "Dave", and the model asks
+``get_email(person="Carol")`` again, a call the conversation already made. Its "Carol" is the
+value an earlier call of another tool took under another parameter name, and that call's
+result is one value no call has used: the call meant is ``get_email(person="Dave")``
+(:func:`texts_in_place`). Only a repeat is rewritten so — a call the conversation already
+made asks nothing new, so the result's place is the only new thing it can ask.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from toolkit.local.decision.numbers import is_number, stated_times, written_numbers
 
 __all__ = [
+    "is_value",
     "number_parameters",
     "results_in_place",
     "spent_numbers",
     "takes_a_result_place",
+    "texts_in_place",
 ]
 
 #: Parameter names this short are positions (``x``, ``y``, ``a``), not meanings.
@@ -161,3 +172,59 @@ def results_in_place(
         new = float(written[0])
         replaced[name] = int(new) if new.is_integer() else new
     return replaced
+
+
+#: A result that is one value: a short phrase with no sentence punctuation ("Dave", "李强",
+#: "Sales"), not a sentence, a list or a reading ("北京 (Beijing): 6 °C, sunny").
+_VALUE = re.compile(r"[^\n:;,.!?。，：；！？、()（）]{1,40}")
+
+
+def is_value(result: str | None) -> bool:
+    """Whether a tool result is one value another call could take (not an error).
+
+    Args:
+        result: The result's text.
+
+    Returns:
+        True for a short phrase without sentence punctuation that is no error message.
+    """
+    text = (result or "").strip()
+    return bool(_VALUE.fullmatch(text)) and not text.casefold().startswith("error")
+
+
+def texts_in_place(
+    tool: str,
+    arguments: Mapping[str, Any],
+    earlier: Sequence[tuple[str, Mapping[str, Any]]],
+    results: Sequence[str | None],
+) -> dict[str, Any] | None:
+    """A repeated call's arguments with each text value that an earlier call of another tool
+    took under another parameter name replaced by that call's result, when the result is one
+    value (:func:`is_value`) that no call used yet (see the module docstring).
+
+    Args:
+        tool: The call's tool.
+        arguments: Its arguments.
+        earlier: ``(tool, arguments)`` of the calls this turn made, in order.
+        results: The result text of each of them (``None`` when it has none).
+
+    Returns:
+        The new arguments, in the same order; ``None`` when no value takes a result's place.
+    """
+    used = {str(v).strip().casefold() for _, a in earlier for v in a.values() if isinstance(v, str)}
+    replaced, changed = dict(arguments), False
+    for name, value in arguments.items():
+        if not isinstance(value, str):
+            continue
+        for i in reversed(range(len(earlier))):
+            other_tool, other = earlier[i]
+            result = results[i] if i < len(results) else None
+            took = [k for k, v in other.items() if isinstance(v, str) and v == value]
+            if other_tool == tool or not took or name in took or not is_value(result):
+                continue
+            answer = (result or "").strip()
+            if answer.casefold() in used:
+                continue
+            replaced[name], changed = answer, True
+            break
+    return replaced if changed else None

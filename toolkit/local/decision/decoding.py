@@ -43,6 +43,7 @@ from toolkit.local.decision.calling import CallWriter
 from toolkit.local.decision.grounding import conversation_text
 from toolkit.local.decision.numbers import (
     known_numbers,
+    magnitude,
     said_numbers,
     signs_restored,
     stated_numbers,
@@ -280,15 +281,18 @@ class _Decoder(CallWriter):
         """The answer once this turn's tools have answered (``tool_choice="auto"``).
 
         Written from the final-answer step's prompt and checked: when it states a number the
-        question and the results never stated, the model did arithmetic a tool should do, so
+        question and the results never stated (in any spelling of its value, with or without
+        its sign: "84 years older" for a difference of -84.0 is no new number), the model did
+        arithmetic a tool should do, so
         the answer is decoded as calls instead (and, should no call do, written again stating
         only numbers that were stated).
         """
         events = list(self.text(from_results=True, any_numbers=True))
         answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
         texts = self._stated_texts() or []
-        stated = {n for text in texts for n in said_numbers(text)}
-        if self.policy.grounded_numbers and any(n not in stated for n in said_numbers(answer)):
+        stated = {magnitude(n) for text in texts for n in said_numbers(text)}
+        said = [magnitude(n) for n in said_numbers(answer)]
+        if self.policy.grounded_numbers and any(n not in stated for n in said):
             self.measure_names()
             yield from self.calls(None)
             return

@@ -17,6 +17,7 @@ __all__ = [
     "is_number",
     "known_numbers",
     "leaves",
+    "magnitude",
     "number_spellings",
     "numbers_of",
     "run_together",
@@ -224,6 +225,19 @@ def said_numbers(text: str) -> list[str]:
         ("" if match["sign"] is None else "-") + match["digits"]
         for match in _SAID_NUMBER.finditer(text)
     ]
+
+
+def magnitude(number: str) -> float:
+    """A number as :func:`said_numbers` gives it, without its sign, as a value ("-84.0" and
+    "84" are both 84.0).
+
+    Args:
+        number: A number's spelling.
+
+    Returns:
+        Its absolute value.
+    """
+    return abs(float(number))
 
 
 def numbers_of(value: Any) -> Iterator[float]:

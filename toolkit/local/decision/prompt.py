@@ -193,15 +193,43 @@ def turn_results(messages: Sequence[Mapping[str, Any]]) -> tuple[str, list[str]]
         messages: OpenAI messages.
 
     Returns:
-        The question ("" when there is none) and each result as ``call = result``.
+        The question ("" when there is none) and each result as ``call = result``; a failed
+        result whose tool a later step called again with success is left out.
     """
     labelled = labelled_results(messages)
     if not any(m.get("role") == "user" for m in labelled):
         return "", []
     start = turn_start(labelled)
     question = content_text(labelled[start].get("content")).strip()
-    tool = [m for m in labelled[start + 1 :] if m.get("role") == "tool"]
+    retried = _retried(messages[start + 1 :])
+    tool = [
+        m
+        for i, m in enumerate(labelled[start + 1 :])
+        if m.get("role") == "tool" and i not in retried
+    ]
     return question, [content_text(m.get("content")).strip() for m in tool]
+
+
+def _retried(turn: Sequence[Mapping[str, Any]]) -> set[int]:
+    """The positions of the failed results (``Error: ...``) whose tool a later step called
+    again with success: ``get_email("Carol")`` failed, ``get_email("Dave")`` answered. The
+    answer rests on the later call; shown the failure too, a small model answers with it."""
+    tools: dict[str, str] = {}
+    seen: list[tuple[int, str, int, bool]] = []  # (position, tool, step, failed)
+    step = 0
+    for i, message in enumerate(turn):
+        if message.get("role") == "assistant":
+            step += 1
+            for call in message.get("tool_calls") or []:
+                tools[str(call.get("id"))] = str((call.get("function") or {}).get("name"))
+        elif message.get("role") == "tool":
+            failed = content_text(message.get("content")).lstrip().startswith("Error")
+            seen.append((i, tools.get(str(message.get("tool_call_id")), ""), step, failed))
+    return {
+        i
+        for i, tool, step, failed in seen
+        if failed and any(t == tool and s > step and not f for _, t, s, f in seen)
+    }
 
 
 def answer_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]] | None:

@@ -18,6 +18,7 @@ from toolkit.local.decision.chains import (
     results_in_place,
     spent_numbers,
     takes_a_result_place,
+    texts_in_place,
 )
 from toolkit.local.decision.examples import borrowed_words, words_of
 from toolkit.local.decision.grounding import (
@@ -264,6 +265,8 @@ class CallJudge:
         #: Whether the question still holds numbers no step used (:func:`unused_numbers`).
         self.waiting = bool(unused_numbers(job.messages))
         self.doomed_name: str | None = None
+        #: The values the call :meth:`repeat_doom` stopped had written.
+        self.doomed_arguments: dict[str, Any] = {}
         #: The only numbers this answer's calls may write, once a call ran the question's
         #: numbers together (set by the call writer's rewrite); ``None``: any.
         self.numbers_only: list[str] | None = None
@@ -375,6 +378,15 @@ class CallJudge:
         """Stop a first call as soon as it repeats one the conversation made."""
         earlier = self.history.arguments.get(tool or "", [])
         if tool is not None and repeats(written, self.required.get(tool, []), earlier):
-            self.doomed_name = tool
+            self.doomed_name, self.doomed_arguments = tool, dict(written)
             return True
         return False
+
+    def texts_in_place(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any] | None:
+        """With "auto", a repeated call's arguments with the results of this turn's calls in
+        the places of the text values they took
+        (:func:`~toolkit.local.decision.chains.texts_in_place`: ``get_email("Dave")`` for
+        ``get_email("Carol")`` again once ``get_manager("Carol")`` answered "Dave")."""
+        if not self.auto or not self.turn_calls:
+            return None
+        return texts_in_place(tool, arguments, self.turn_calls, self.turn_results)
