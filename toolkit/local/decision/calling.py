@@ -2,14 +2,16 @@
 
 :class:`CallWriter` is the half of the embedded server's decoder that decodes ``<tool_call>``
 blocks (the other half, in :mod:`toolkit.local.decision.decoding`, writes text and chooses
-between the two). A first call that repeats the conversation — stopped at the value that makes
-it a repeat — or uses values the conversation never gave
-(:class:`~toolkit.local.decision.turn.CallJudge`) gives way to the next most likely tool; after
-tool results, a call whose only fault is unstated numbers is written again with only the stated
-numbers, and when no tool does better a call whose only faults are the user's words translated or
-a description's example copied is written again in the user's words
-(:mod:`~toolkit.local.decision.phrases`). A first call whose text borrows words from
-its description's example is written again without them
+between the two). The first call opens with the name of the tool the model is likeliest to
+name, written with the prompt in one batch. A first call that repeats the conversation —
+stopped at the value that makes it a repeat — or uses values the conversation never gave
+(:class:`~toolkit.local.decision.turn.CallJudge`) gives way to the next most likely tool. After
+tool results, a repeat that a lookup chain's answer belongs in is written with that answer in
+its place (:mod:`~toolkit.local.decision.chains`), a call whose only fault is unstated numbers
+is written again with only the stated numbers, and when no tool does better a call whose only
+faults are the user's words translated or a description's example copied is written again in
+the user's words (:mod:`~toolkit.local.decision.phrases`). A first call whose text borrows
+words from its description's example is written again without them
 (:mod:`~toolkit.local.decision.examples`). When parallel calls are allowed the model is made to
 write one more call after each, of the same tool and then of another, kept only when it is new
 and grounded. The calls returned leave out the optional arguments whose values nobody gave.

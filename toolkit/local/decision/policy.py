@@ -28,7 +28,10 @@ probabilities at a few points, and on what the conversation already says:
    results already say, or (with nothing of the question left waiting) asks another tool
    what this turn already asked, is redundant; the next most likely tool is tried instead
    (any tool, while numbers of the question still wait), and when there is none the answer
-   is text built from the results. Once a step has combined the earlier results and left no
+   is text built from the results. A repeat that asks a second tool about the value a first
+   tool took (``get_email("Carol")`` again once ``get_manager("Carol")`` answered "Dave") is
+   written with that tool's answer in its place first (:mod:`toolkit.local.decision.chains`).
+   Once a step has combined the earlier results and left no
    number unused, a wish to call a tool this turn already called is not even tried: the
    answer is written (:attr:`ToolPolicy.answer_when_combined`).
 6. **Grounded?** A call whose values the conversation never gave (numbers nobody stated, text
