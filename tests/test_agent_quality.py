@@ -21,7 +21,8 @@ toolkit's loop:
 13. once a step has combined the results, the model asks for the same call again (each
     attempt generated before it can be refused) instead of answering;
 14. a lookup chain asks the second tool about the first value again (the employee's email,
-    not the manager's) instead of about the first tool's answer.
+    not the manager's) instead of about the first tool's answer;
+15. a call runs into a loop (the same list item until the token budget ends).
 """
 
 from __future__ import annotations
@@ -392,3 +393,39 @@ def test_a_name_passes_along_a_lookup_chain(local_server) -> None:
     ]  # fmt: skip
     assert ("get_email", {"person": "李强"}) in calls, calls
     assert "liqiang@corp.example" in result.answer, result.answer
+
+
+@tool(parse_docstring=True)
+def sum_numbers(values: list[float]) -> float:
+    """Add up a list of numbers.
+
+    Args:
+        values: The numbers to add.
+    """
+    return sum(values)
+
+
+@tool(parse_docstring=True)
+def get_book_pages(title: str) -> int:
+    """Get how many pages a book has.
+
+    Args:
+        title: The book's title.
+    """
+    return {"Dune": 412, "Hamlet": 104}[title]
+
+
+def test_a_call_in_a_loop_is_given_up(local_server) -> None:
+    # The model names sum_numbers first and writes "values": [1984, 1984, ...] until the
+    # 1024-token budget ends (28 s); given up after 16 equal values, the next tool is tried.
+    client = openai.OpenAI(
+        base_url=local_server.base_url, api_key=local_server.api_key or "local", timeout=900
+    )
+    reply = client.chat.completions.create(
+        model="local",
+        messages=[{"role": "user", "content": "How many pages do Dune and Hamlet have together?"}],
+        tools=[tool_schema(get_book_pages), tool_schema(sum_numbers)],
+    )
+    calls = reply.choices[0].message.tool_calls or []
+    assert calls and calls[0].function.name == "get_book_pages", calls
+    assert reply.usage.completion_tokens < 400, reply.usage

@@ -104,6 +104,7 @@ class CallWriter:
         pieces: list[str] = []
         scanner = JsonScanner(values_under="arguments", skip_prefix=True) if doomed else None
         written: dict[str, Any] = {}
+        same: list[Any] = []  # the run of equal values just written
         for piece in generation:
             pieces.append(piece)
             if scanner is None:
@@ -113,8 +114,10 @@ class CallWriter:
             for value, key in zip(values, keys, strict=True):
                 if key is not None:
                     written.setdefault(key, value)
+                same = [*same, value] if same and same[-1] == value else [value]
                 named = _NAMED.search("".join(pieces))
-                if doomed(value, written, named.group(1) if named else None):
+                looping = len(same) >= self.policy.max_same_values  # [1984, 1984, 1984, ...
+                if looping or doomed(value, written, named.group(1) if named else None):
                     generation.close()
                     self.used += generation.completion_tokens - generation.written
                     return pieces, generation, [], True
@@ -218,6 +221,7 @@ class CallWriter:
             self.tokens, grammar, turn.repeat_doom, names, self._likeliest_opening(names)
         )
         tried = {c["function"]["name"] for c in found} | ({turn.doomed_name} - {None})
+        tried |= self._named(pieces) if doomed else set()  # a repeat, or a call that looped
         # Calls rejected only for values the conversation never gave: should no tool do better,
         # the one the model was likeliest to name is made (before any result is there), if it
         # uses at least one value the user gave; failing that, one that only translated the
@@ -270,6 +274,12 @@ class CallWriter:
             tried |= {turn.doomed_name} - {None}
         return pieces, generation, found
 
+    @staticmethod
+    def _named(pieces: list[str]) -> set[str]:
+        """The tool an attempt's text names, as a set (empty when it names none yet)."""
+        named = _NAMED.search("".join(pieces))
+        return {named.group(1)} if named else set()
+
     def _likeliest_opening(self, names: list[str] | None) -> str | None:
         """The first call's opening with the name of the tool the model is likeliest to name
         (:attr:`names`, when they were measured and any tool may be called): the model would
@@ -294,17 +304,8 @@ class CallWriter:
         arguments = turn.results_in_place(found[0])
         if arguments is None:
             return first
-        tool = found[0]["function"]["name"]
-        grammar = calls_grammar(self.job.tools, names=[tool], max_calls=1)
-        try:
-            pieces, generation, again, _ = self._attempt(
-                self.tokens, grammar, names=[tool], opening=written_call(tool, arguments)
-            )
-        except LocalModelError:
-            return first  # the result does not fit the parameter's schema
-        if len(again) != 1 or turn.rejected(again[0]):
-            return first
-        return pieces, generation, again
+        written = self._written_with(turn, found[0]["function"]["name"], arguments)
+        return first if written is None else written
 
     def _texts_moved(
         self, turn: CallJudge, found: list[dict]
@@ -321,15 +322,21 @@ class CallWriter:
         else:
             return None
         moved = turn.texts_in_place(tool, arguments)
-        if moved is None:
-            return None
+        return None if moved is None else self._written_with(turn, tool, moved)
+
+    def _written_with(
+        self, turn: CallJudge, tool: str, arguments: dict[str, Any]
+    ) -> tuple[list[str], Any, list[dict]] | None:
+        """A call of ``tool`` with ``arguments``: the engine writes it up to its last brace,
+        under the tool's grammar, and the model closes it (or adds an optional argument);
+        ``None`` unless the grammar admits it and the call is sound."""
         grammar = calls_grammar(self.job.tools, names=[tool], max_calls=1)
         try:
             pieces, generation, again, _ = self._attempt(
-                self.tokens, grammar, names=[tool], opening=written_call(tool, moved)
+                self.tokens, grammar, names=[tool], opening=written_call(tool, arguments)
             )
         except LocalModelError:
-            return None  # the result does not fit the parameter's schema
+            return None  # a value does not fit the parameter's schema
         if len(again) != 1 or turn.rejected(again[0]):
             return None
         return pieces, generation, again

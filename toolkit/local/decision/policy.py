@@ -109,6 +109,10 @@ class ToolPolicy:
         min_extra_call_tokens: No extra call is attempted when fewer tokens than this are
             left of the request's ``max_tokens`` (no call fits in fewer).
         max_calls: Most calls in one answer (when parallel calls are allowed).
+        max_same_values: A call that writes the same value this many times in a row is in a
+            loop (``"values": [1984, 1984, 1984, ...`` until the token budget ends) and is
+            given up like a repeat: the next most likely tool is tried. The longest such run
+            in BFCL's ground truth is a short list of zeros.
         nudge: Sentence added to the system turn for ``tool_choice="auto"``; ``None`` or
             ``""`` adds nothing.
         drop_repeated_calls: Drop calls identical to one made earlier in the conversation.
@@ -159,6 +163,7 @@ class ToolPolicy:
     asked_share: float = 0.5
     min_extra_call_tokens: int = 9
     max_calls: int = 8
+    max_same_values: int = 16
     nudge: str | None = DEFAULT_NUDGE
     drop_repeated_calls: bool = True
     forbidden_in_text: tuple[str, ...] = ('"name', '"arguments', '"parameters', "'name'")
@@ -175,6 +180,6 @@ class ToolPolicy:
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"{name} must be within [0, 1], got {value}.")
-        for name in ("max_calls", "min_extra_call_tokens"):
+        for name in ("max_calls", "min_extra_call_tokens", "max_same_values"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}.")
