@@ -240,3 +240,22 @@ def test_a_retried_failure_is_left_out_of_the_answer_step():
 
 def test_a_number_said_without_its_sign_or_in_another_spelling_is_the_same_number():
     assert magnitude("-84.0") == magnitude("84") == 84.0
+
+
+def test_a_name_no_call_took_yet_keeps_the_turn_waiting():
+    tools = [
+        {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
+        for n in ("get_team_captain", "get_player_age")
+    ]
+
+    def judge(result: str) -> CallJudge:
+        messages = _steps(
+            "How old is the captain of the Blue Sharks?",
+            ([("get_team_captain", '{"team": "Blue Sharks"}')], [result]),
+        )
+        return CallJudge(ChatJob(messages=messages, tools=tools), ToolPolicy(), auto=True)
+
+    assert judge("Mia Chen").waiting
+    # a reading, a number or an error is no name another call could take
+    for result in ("3 hours", "27", "Error: tool failed", "Blue Sharks"):
+        assert not judge(result).waiting, result

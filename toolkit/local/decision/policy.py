@@ -89,8 +89,9 @@ class ToolPolicy:
         alternative_threshold: When the most likely call is redundant, another tool is tried
             only if the model names it with at least this probability.
         waiting_alternative_threshold: :attr:`alternative_threshold` while the question
-            still holds numbers no step has used ("then add 7" after the division's result):
-            the question needs another step, so every tool not yet tried may be it. The
+            still holds numbers no step has used ("then add 7" after the division's result),
+            or a result is a name no call took yet (the captain asked how old the captain
+            is): the question needs another step, so every tool not yet tried may be it. The
             model's probability of naming the step's tool there sits round
             :attr:`alternative_threshold` (``add`` after ``divide(144, 12)`` answered: under
             0.01 with the evaluated context kept, over it when the prompt is read afresh).

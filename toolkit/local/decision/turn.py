@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolkit.local.decision.chains import (
+    is_value,
     number_parameters,
     results_in_place,
     spent_numbers,
@@ -132,6 +133,9 @@ def asked_for(
     return hits >= share * len(distinct)
 
 
+#: A result that is a name: letters of any script and spaces, no digits ("Mia Chen", "李强";
+#: not "3 hours" or "11").
+_NAME = re.compile(r"[^\W\d_]+(?:[ '\-][^\W\d_]+)*")
 #: A percentage as the question writes it ("15%", "4.5 %").
 _PERCENT = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*%")
 
@@ -262,8 +266,16 @@ class CallJudge:
         }
         #: The result text of each of :attr:`turn_calls` (``None`` when it has none).
         self.turn_results = [answers.get(c.get("id")) for c in calls]
-        #: Whether the question still holds numbers no step used (:func:`unused_numbers`).
-        self.waiting = bool(unused_numbers(job.messages))
+        #: Whether the question still holds numbers no step used (:func:`unused_numbers`),
+        #: or a result is a name no call took yet (a captain's name, when the question asks
+        #: the captain's age): the turn may need another step.
+        taken = {str(v).strip() for _, a in self.turn_calls for v in leaves(a)}
+        unused_value = any(
+            is_value(r) and _NAME.fullmatch(r.strip()) is not None and r.strip() not in taken
+            for r in self.turn_results
+            if r is not None
+        )
+        self.waiting = bool(unused_numbers(job.messages)) or unused_value
         self.doomed_name: str | None = None
         #: The values the call :meth:`repeat_doom` stopped had written.
         self.doomed_arguments: dict[str, Any] = {}
