@@ -56,6 +56,14 @@ __all__ = ["CallWriter", "Doom"]
 
 #: The tool a call being written names.
 _NAMED = re.compile(r'"name": "([^"]+)"')
+
+
+def _named_tool(pieces: list[str]) -> str | None:
+    """The tool the text of a call being written names (``None`` before its name is out)."""
+    named = _NAMED.search("".join(pieces))
+    return named.group(1) if named else None
+
+
 #: Says, of a completed argument value (with the values so far and the tool's name), that the
 #: call being written will be discarded.
 Doom = Callable[[Any, dict[str, Any], str | None], bool]
@@ -115,9 +123,8 @@ class CallWriter:
                 if key is not None:
                     written.setdefault(key, value)
                 same = [*same, value] if same and same[-1] == value else [value]
-                named = _NAMED.search("".join(pieces))
                 looping = len(same) >= self.policy.max_same_values  # [1984, 1984, 1984, ...
-                if looping or doomed(value, written, named.group(1) if named else None):
+                if looping or doomed(value, written, _named_tool(pieces)):
                     generation.close()
                     self.used += generation.completion_tokens - generation.written
                     return pieces, generation, [], True
@@ -221,7 +228,7 @@ class CallWriter:
             self.tokens, grammar, turn.repeat_doom, names, self._likeliest_opening(names)
         )
         tried = {c["function"]["name"] for c in found} | ({turn.doomed_name} - {None})
-        tried |= self._named(pieces) if doomed else set()  # a repeat, or a call that looped
+        tried |= {_named_tool(pieces)} - {None} if doomed else set()  # a repeat, or a loop
         # Calls rejected only for values the conversation never gave: should no tool do better,
         # the one the model was likeliest to name is made (before any result is there), if it
         # uses at least one value the user gave; failing that, one that only translated the
@@ -273,12 +280,6 @@ class CallWriter:
             )
             tried |= {turn.doomed_name} - {None}
         return pieces, generation, found
-
-    @staticmethod
-    def _named(pieces: list[str]) -> set[str]:
-        """The tool an attempt's text names, as a set (empty when it names none yet)."""
-        named = _NAMED.search("".join(pieces))
-        return {named.group(1)} if named else set()
 
     def _likeliest_opening(self, names: list[str] | None) -> str | None:
         """The first call's opening with the name of the tool the model is likeliest to name

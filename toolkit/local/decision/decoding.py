@@ -283,9 +283,8 @@ class _Decoder(CallWriter):
         Written from the final-answer step's prompt and checked: when it states a number the
         question and the results never stated (in any spelling of its value, with or without
         its sign: "84 years older" for a difference of -84.0 is no new number), the model did
-        arithmetic a tool should do, so
-        the answer is decoded as calls instead (and, should no call do, written again stating
-        only numbers that were stated).
+        arithmetic a tool should do, so the answer is decoded as calls instead (and, should no
+        call do, written again stating only numbers that were stated).
         """
         events = list(self.text(from_results=True, any_numbers=True))
         answer = "".join(e.text for e in events if isinstance(e, ContentDelta))

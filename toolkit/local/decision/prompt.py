@@ -223,8 +223,8 @@ def _retried(turn: Sequence[Mapping[str, Any]]) -> set[int]:
             for call in message.get("tool_calls") or []:
                 tools[str(call.get("id"))] = str((call.get("function") or {}).get("name"))
         elif message.get("role") == "tool":
-            failed = content_text(message.get("content")).lstrip().startswith("Error")
-            seen.append((i, tools.get(str(message.get("tool_call_id")), ""), step, failed))
+            name = tools.get(str(message.get("tool_call_id")), "")
+            seen.append((i, name, step, _failed(message)))
     return {
         i
         for i, tool, step, failed in seen
@@ -266,9 +266,10 @@ def answer_messages(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any
 def _all_failed(messages: Sequence[Mapping[str, Any]]) -> bool:
     """Whether every tool result since the last user message is an error (``Error: ...``, as
     the loop's executor, LangGraph's tool node and the seed's defensive loop write them)."""
-    results = [
-        content_text(m.get("content")).lstrip()
-        for m in messages[turn_start(messages) :]
-        if m.get("role") == "tool"
-    ]
-    return bool(results) and all(text.startswith("Error") for text in results)
+    results = [m for m in messages[turn_start(messages) :] if m.get("role") == "tool"]
+    return bool(results) and all(_failed(m) for m in results)
+
+
+def _failed(message: Mapping[str, Any]) -> bool:
+    """Whether a tool message is an error (``Error: ...``)."""
+    return content_text(message.get("content")).lstrip().startswith("Error")
