@@ -15,7 +15,12 @@ from toolkit.local.decision.chains import (
 from toolkit.local.decision.numbers import magnitude, stated_times
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import turn_results
-from toolkit.local.decision.turn import CallJudge, results_combined, unused_numbers
+from toolkit.local.decision.turn import (
+    CallJudge,
+    results_combined,
+    untried_after_failures,
+    unused_numbers,
+)
 from toolkit.local.format.job import ChatJob
 
 _DIVIDE = ("divide", {"a": 144, "b": 12})
@@ -256,6 +261,32 @@ def test_a_name_no_call_took_yet_keeps_the_turn_waiting():
         return CallJudge(ChatJob(messages=messages, tools=tools), ToolPolicy(), auto=True)
 
     assert judge("Mia Chen").waiting
-    # a reading, a number or an error is no name another call could take
-    for result in ("3 hours", "27", "Error: tool failed", "Blue Sharks"):
+    # a reading, a number or a value a call already took is no name another call could take
+    for result in ("3 hours", "27", "Blue Sharks"):
         assert not judge(result).waiting, result
+
+
+def test_a_turn_whose_results_all_failed_waits_while_a_tool_is_untried():
+    tools = [
+        {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
+        for n in ("get_capital", "get_timezone")
+    ]
+    failure = "Error: tool 'get_timezone' raised ValueError: unknown city: 法国."
+    messages = _steps("法国首都的时区是什么？", ([("get_timezone", '{"city": "法国"}')], [failure]))
+    assert untried_after_failures(messages, ["get_capital", "get_timezone"])
+    assert CallJudge(ChatJob(messages=messages, tools=tools), ToolPolicy(), auto=True).waiting
+    # every tool tried: nothing is left to try, the answer says what went wrong
+    assert not untried_after_failures(messages, ["get_timezone"])
+    both = _steps(
+        "法国首都的时区是什么？",
+        ([("get_timezone", '{"city": "法国"}')], [failure]),
+        ([("get_capital", '{"country": "法國"}')], ["Error: unknown country"]),
+    )
+    assert not untried_after_failures(both, ["get_capital", "get_timezone"])
+    # one result that did not fail: no longer a turn of failures
+    found = _steps(
+        "法国首都的时区是什么？",
+        ([("get_timezone", '{"city": "法国"}')], [failure]),
+        ([("get_capital", '{"country": "法国"}')], ["巴黎"]),
+    )
+    assert not untried_after_failures(found, ["get_capital", "get_timezone", "get_weather"])

@@ -88,6 +88,8 @@ class CallWriter:
 
         def text(self, *, from_results: bool = False) -> Iterator[Event]: ...
 
+        def checked_text(self) -> Iterator[Event]: ...
+
         def _stated_numbers(self) -> list[str] | None: ...
 
     def _attempt(
@@ -161,7 +163,7 @@ class CallWriter:
             if names
         ]
 
-    def calls(self, name: str | None) -> Iterator[Event]:
+    def calls(self, name: str | None, *, sound_only: bool = False) -> Iterator[Event]:
         """Calls, one ``<tool_call>`` block at a time.
 
         With ``tool_choice="auto"`` a first call that repeats one the conversation already
@@ -174,11 +176,17 @@ class CallWriter:
         another tool with the answer's values, when
         the question names it); otherwise the answer ends. The calls returned leave out the
         optional arguments whose values nobody gave (:meth:`CallJudge.without_guesses`).
+        With ``sound_only`` (the model preferred text), a first call is made only when it is
+        sound — no repeat, every value one the conversation gave — else the answer is the
+        checked text answer the model preferred.
         """
         job = self.job
         turn = CallJudge(job, self.policy, auto=name is None and job.tool_choice == "auto")
         grammar = calls_grammar(job.tools, names=[name] if name else None, max_calls=1)
-        first = self._first_call(turn, grammar, [name] if name else None)
+        first = self._first_call(turn, grammar, [name] if name else None, sound_only)
+        if first is None and sound_only:
+            yield from self.checked_text()
+            return
         if first is None:
             yield from self.text(from_results=True)  # the answer is already in the results
             return
@@ -221,9 +229,10 @@ class CallWriter:
         yield self._finished(reason, "calls")
 
     def _first_call(
-        self, turn: CallJudge, grammar: str, names: list[str] | None
+        self, turn: CallJudge, grammar: str, names: list[str] | None, sound_only: bool = False
     ) -> tuple[list[str], Any, list[dict]] | None:
-        """The first call of the answer, or ``None`` when the answer should be text."""
+        """The first call of the answer, or ``None`` when the answer should be text (with
+        ``sound_only``: when no sound call is found, a rejected call is no fallback)."""
         pieces, generation, found, doomed = self._attempt(
             self.tokens, grammar, turn.repeat_doom, names, self._likeliest_opening(names)
         )
@@ -263,12 +272,12 @@ class CallWriter:
             )
             if not others:
                 before_results = not has_results(self.job.messages)
-                if before_results and any(f[0] for f in fallbacks):
+                if before_results and any(f[0] for f in fallbacks) and not sound_only:
                     return max(fallbacks)[3]
                 reworded = self._in_their_words(turn, max(worded)[1]) if worded else None
                 if reworded is not None:
                     return reworded
-                if fallbacks and before_results:
+                if fallbacks and before_results and not sound_only:
                     return max(fallbacks)[3]
                 return None
             tried.add(others[-1][1])

@@ -57,6 +57,7 @@ from toolkit.local.decision.turn import (
     last_question,
     results_combined,
     turn_start,
+    untried_after_failures,
     unused_numbers,
 )
 from toolkit.local.format.events import ContentDelta, Event, Finished, ToolCallEvent
@@ -134,12 +135,17 @@ def answer(
         yield from decoder.free()
     elif job.tool_choice == "auto":
         decoder.p_text = text_probability(engine, tokens)
-        if decoder.p_text < policy.text_threshold:
+        if decoder.p_text < policy.text_threshold or not answered:
             decoder.measure_names()
         p_name = 1.0 if decoder.p_name is None else decoder.p_name
-        if answered and unused_numbers(job.messages):
-            decoder.measure_names()  # the question still has numbers no step has used
+        if answered and (
+            unused_numbers(job.messages)  # the question still has numbers no step has used
+            or untried_after_failures(job.messages, job.tool_names)  # another tool may help
+        ):
+            decoder.measure_names()
             yield from decoder.calls(None)
+        elif not answered and decoder.p_text >= policy.text_threshold and decoder.sure():
+            yield from decoder.calls(None, sound_only=True)  # a fitting tool over recall
         elif (
             decoder.p_text >= policy.text_threshold
             or p_name < policy.name_threshold
@@ -206,6 +212,12 @@ class _Decoder(CallWriter):
                 self.engine, self.tokens, self.job.tool_names, floor=self.policy.name_floor
             )
             self.p_name = min(1.0, sum(self.names.values()))
+
+    def sure(self) -> bool:
+        """Whether the model, preferring text, is all but sure which offered tool it would
+        call (:attr:`~ToolPolicy.sure_call_threshold`): then the call is tried, and kept
+        when it is sound (:meth:`calls` with ``sound_only``)."""
+        return self.p_name is not None and self.p_name >= self.policy.sure_call_threshold
 
     def answer_due(self) -> bool:
         """After results: whether the last step combined them and left nothing unused
@@ -322,7 +334,11 @@ class _Decoder(CallWriter):
         :func:`~toolkit.local.decision.prompt.results_nudge` at its end (the same prompt if
         the template refuses a late system message)."""
         own_step = self.policy.answer_step and self.job.text_schema is None
-        step = answer_messages(self.job.messages) if own_step else None
+        step = (
+            answer_messages(self.job.messages, compare=self.policy.compare_results)
+            if own_step
+            else None
+        )
         if step is not None:
             return self.engine.tokenize(render_prompt(step, None, template=self.template))
         nudge = results_nudge(self.job.messages)

@@ -72,6 +72,7 @@ _PROBABILITIES = (
     "alternative_threshold",
     "waiting_alternative_threshold",
     "foreign_call_threshold",
+    "sure_call_threshold",
 )
 
 
@@ -101,6 +102,15 @@ class ToolPolicy:
             answer is decoded as calls. Chosen on the BFCL dev split (the first 50 cases of
             each category): written-out calls of functions not offered came with 0.00–0.03,
             of offered tools with odd names (``ChaFod``, ``uber.ride``) 0.20–0.35.
+        sure_call_threshold: Before any tool result, when the model prefers text
+            (:attr:`text_threshold` reached) but names an offered tool with at least this
+            probability, the call is written and made if it is sound (no repeat, its values
+            the conversation's): the small model's recall is worse than a tool that fits
+            ("埃及的首都是埃及。" asked for Egypt's capital beside ``get_capital``). Chosen on
+            the dev sets: the agent dev set's text-preferring questions that a tool fits were
+            named with 0.61–0.99 (seven of them), its chit-chat with at most 0.03, and BFCL's
+            irrelevance dev split's near misses with 0.56–0.99 (ten of 23 text-preferring cases
+            over 0.5, three with a sound call, one of them over 0.9).
         word_share: A multi-word argument value counts as mentioned in the conversation when
             at least this share of its words occur there as whole words.
         asked_share: An extra call of another tool that brings no value new to the answer is
@@ -124,6 +134,11 @@ class ToolPolicy:
         answer_step: Once this turn's tools have answered, write the final answer from a
             prompt of its own: the question, the labelled results and a request for one
             sentence that states the result (no tool definitions).
+        compare_results: When the question asks which looked-up value is larger or smaller
+            ("Which is colder, Chengdu or Lhasa?") and the results are one tool's numbers for
+            different values, the final-answer step is shown the comparison written out
+            (:mod:`toolkit.local.decision.comparison`): the small model orders two numbers
+            wrongly about as often as rightly.
         grounded_numbers: A final answer (written from tool results) may state only numbers the
             question or the results stated: the grammar admits no other digits.
         own_words: Write a first call again when its text values borrow words from a quoted
@@ -160,6 +175,7 @@ class ToolPolicy:
     alternative_threshold: float = 0.01
     waiting_alternative_threshold: float = 0.0
     foreign_call_threshold: float = 0.1
+    sure_call_threshold: float = 0.9
     word_share: float = 0.5
     asked_share: float = 0.5
     min_extra_call_tokens: int = 9
@@ -174,6 +190,7 @@ class ToolPolicy:
     user_words: bool = True
     answer_step: bool = True
     answer_when_combined: bool = True
+    compare_results: bool = True
     grounded_numbers: bool = True
 
     def __post_init__(self) -> None:

@@ -45,11 +45,14 @@ from toolkit.wire import content_text
 
 __all__ = [
     "CallJudge",
+    "all_failed",
     "asked_for",
+    "failed",
     "has_results",
     "last_question",
     "results_combined",
     "turn_start",
+    "untried_after_failures",
     "unused_numbers",
 ]
 
@@ -150,6 +153,51 @@ def has_results(messages: Sequence[Mapping[str, Any]]) -> bool:
         True when a ``role="tool"`` message is there.
     """
     return any(message.get("role") == "tool" for message in messages)
+
+
+def failed(message: Mapping[str, Any]) -> bool:
+    """Whether a tool message is an error (``Error: ...``, as the loop's executor, LangGraph's
+    tool node and the seed's defensive loop write them).
+
+    Args:
+        message: An OpenAI tool message.
+
+    Returns:
+        True for an error.
+    """
+    return content_text(message.get("content")).lstrip().startswith("Error")
+
+
+def all_failed(messages: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether every tool result since the last user message is an error (:func:`failed`).
+
+    Args:
+        messages: OpenAI messages.
+
+    Returns:
+        True when there are results and all of them failed.
+    """
+    results = [m for m in messages[turn_start(messages) :] if m.get("role") == "tool"]
+    return bool(results) and all(failed(m) for m in results)
+
+
+def untried_after_failures(messages: Sequence[Mapping[str, Any]], tools: Sequence[str]) -> bool:
+    """Whether every result of this turn failed while an offered tool was not called yet.
+
+    "法国首都的时区是什么？" asked of ``get_timezone("法国")`` failed (unknown city): the value is
+    one another tool takes first (``get_capital("法国")``, the chain's first step). Before the
+    answer says nothing could be found, each tool not yet tried may be the next step.
+
+    Args:
+        messages: OpenAI messages.
+        tools: The offered tools' names.
+
+    Returns:
+        True when every result failed and some tool is untried.
+    """
+    turn = messages[turn_start(messages) + 1 :]
+    called = {c["function"]["name"] for m in turn for c in m.get("tool_calls") or []}
+    return all_failed(messages) and any(name not in called for name in tools)
 
 
 def unused_numbers(messages: Sequence[Mapping[str, Any]]) -> list[float]:
@@ -275,7 +323,11 @@ class CallJudge:
             for r in self.turn_results
             if r is not None
         )
-        self.waiting = bool(unused_numbers(job.messages)) or unused_value
+        self.waiting = (
+            bool(unused_numbers(job.messages))
+            or unused_value
+            or untried_after_failures(job.messages, job.tool_names)
+        )
         self.doomed_name: str | None = None
         #: The values the call :meth:`repeat_doom` stopped had written.
         self.doomed_arguments: dict[str, Any] = {}

@@ -1,0 +1,130 @@
+"""The comparison the final-answer step is shown: which looked-up value is larger, computed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from toolkit.local.decision.comparison import asked_order, comparison
+from toolkit.local.decision.prompt import answer_messages
+
+
+def _looked_up(question: str, tool: str, param: str, *results: tuple[str, str]) -> list[dict]:
+    calls = [
+        {
+            "id": f"c{i}",
+            "type": "function",
+            "function": {"name": tool, "arguments": json.dumps({param: v}, ensure_ascii=False)},
+        }
+        for i, (v, _) in enumerate(results)
+    ]
+    return [
+        {"role": "user", "content": question},
+        {"role": "assistant", "content": "", "tool_calls": calls},
+        *(
+            {"role": "tool", "tool_call_id": f"c{i}", "content": r}
+            for i, (_, r) in enumerate(results)
+        ),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "order"),
+    [
+        ("Which is colder right now, Chengdu or Lhasa?", ("colder", False, False)),
+        ("Which is higher, Mount Fuji or Mont Blanc?", ("higher", True, False)),
+        ("Which city is the coldest: Oslo, Rome or Cairo?", ("coldest", False, True)),
+        ("长江和黄河哪条更长？", ("更长", True, False)),
+        ("上海和杭州哪个城市更暖和？", ("更暖和", True, False)),
+        ("哪个月卖得少，三月还是四月？", ("更少", False, False)),
+        ("哪种水果最便宜？", ("最便宜", False, True)),
+        ("黄山比泰山高多少米？", None),  # a difference, asked of a tool: no order
+        ("What is the weather in Beijing?", None),
+    ],
+)
+def test_the_comparison_a_question_asks_for(question, order):
+    assert asked_order(question) == order
+
+
+def test_two_looked_up_numbers_are_compared_in_the_question_s_terms():
+    colder = _looked_up(
+        "Which is colder right now, Chengdu or Lhasa?",
+        "get_weather",
+        "city",
+        ("Chengdu", "Chengdu: 14 °C, cloudy"),
+        ("Lhasa", "Lhasa: 3 °C, sunny"),
+    )
+    assert comparison(colder) == "Comparison: Lhasa (3) is colder than Chengdu (14)."
+    longer = _looked_up(
+        "长江和黄河哪条更长？", "get_length", "river", ("黄河", "5464"), ("长江", "6300")
+    )
+    assert comparison(longer) == "比较：长江（6300）比黄河（5464）更长。"
+    # a sign counts: -3 °C is the coldest
+    three = _looked_up(
+        "Which city is the coldest: Oslo, Rome or Cairo?",
+        "get_weather",
+        "city",
+        ("Rome", "Rome: 12 °C"),
+        ("Oslo", "Oslo: 零下3 °C"),
+        ("Cairo", "Cairo: 24 °C"),
+    )
+    assert comparison(three) == (
+        "Comparison: Oslo (-3) is the coldest, ahead of Rome (12) and Cairo (24)."
+    )
+
+
+def test_nothing_is_compared_unless_one_tool_s_numbers_answer_a_comparison():
+    question = "Which is higher, Mount Fuji or Mont Blanc?"
+    tie = _looked_up(
+        question, "get_height", "mountain", ("Mount Fuji", "3776"), ("Mont Blanc", "3776")
+    )
+    assert comparison(tie) is None
+    wordy = _looked_up(
+        question,
+        "get_height",
+        "mountain",
+        ("Mount Fuji", "3776 m, 3 peaks"),
+        ("Mont Blanc", "4806"),
+    )
+    assert comparison(wordy) is None  # a result that states two numbers
+    failed = _looked_up(
+        question, "get_height", "mountain", ("Mount Fuji", "3776"), ("Mont Blanc", "Error: unknown")
+    )
+    assert comparison(failed) is None  # one value left: nothing to compare it with
+    plain = _looked_up(
+        "How old are Bella and Max?", "get_pet_age", "pet", ("Bella", "7"), ("Max", "3")
+    )
+    assert comparison(plain) is None  # no comparison asked
+    combined = _looked_up(
+        question, "get_height", "mountain", ("Mount Fuji", "3776"), ("Mont Blanc", "4806")
+    )
+    combined.append(
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {
+                    "id": "d",
+                    "type": "function",
+                    "function": {"name": "difference", "arguments": '{"a": 4806, "b": 3776}'},
+                }
+            ],
+        }
+    )
+    combined.append({"role": "tool", "tool_call_id": "d", "content": "1030"})
+    assert comparison(combined) is None  # a later step combined them: its result answers
+
+
+def test_the_final_answer_step_ends_with_the_comparison():
+    messages = _looked_up(
+        "Did the shop sell more in January or in February?",
+        "get_monthly_sales",
+        "month",
+        ("January", "120"),
+        ("February", "95"),
+    )
+    body = answer_messages(messages)[-1]["content"]
+    assert body.endswith("\nComparison: January (120) is more than February (95).")
+    assert 'get_monthly_sales(month="February") = 95' in body
+    assert "Comparison" not in answer_messages(messages, compare=False)[-1]["content"]

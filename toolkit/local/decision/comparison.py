@@ -1,0 +1,152 @@
+"""Which of the looked-up values is larger: computed, for the final-answer step to state. Pure.
+
+"Did the shop sell more in January or in February?" answered by ``get_monthly_sales`` with 120
+and 95: the small model reads both results and answers "more in February" about as often as
+not — ordering two numbers is a step it gets wrong, like arithmetic. So the ordering is not
+left to it: when the question asks a comparison (a comparative or superlative word it
+recognises: "higher", "colder", "更长", "最便宜", "卖得少") and this turn's results are one
+tool's answers for different values of one argument, each stating one number, the sentence
+that compares them is written here (:func:`comparison`): "January (120) is more than February
+(95)." The final-answer step shows it under the results
+(:func:`~toolkit.local.decision.prompt.answer_messages`); the model still writes the answer.
+
+Nothing is said when the question asks no comparison the word lists know, when the results
+come from several tools (a later step combined them: the difference asked for is a result of
+its own) or when two values tie.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from toolkit.local.decision.numbers import said_numbers
+from toolkit.local.decision.turn import last_question, turn_start
+from toolkit.wire import content_text
+
+__all__ = ["asked_order", "comparison"]
+
+#: English words asking for the larger value, then for the smaller one (comparative and
+#: superlative forms).
+_LARGER_EN = (
+    "higher taller bigger larger greater more longer warmer hotter older heavier faster "
+    "richer farther further deeper wider busier costlier pricier "
+    "highest tallest biggest largest greatest most longest warmest hottest oldest heaviest "
+    "fastest richest farthest furthest deepest widest busiest"
+)
+_SMALLER_EN = (
+    "lower shorter smaller less fewer colder cooler younger lighter cheaper slower poorer "
+    "closer nearer shallower narrower "
+    "lowest shortest smallest least fewest coldest coolest youngest lightest cheapest "
+    "slowest poorest closest nearest shallowest narrowest"
+)
+#: Chinese adjectives of the larger and the smaller value, asked with 更 (more), 最 (most),
+#: 较 (rather) or 得 ("卖得少": sold less).
+_LARGER_ZH = "高 长 大 多 暖和 暖 热 贵 重 快 老 远 深 宽 富"
+_SMALLER_ZH = "低 短 小 少 冷 凉快 凉 便宜 轻 慢 年轻 近 浅 窄 穷"
+
+
+def _alternatives(words: str) -> str:
+    """A regex alternation of the words, the longest first ("暖和" before "暖")."""
+    return "|".join(sorted(words.split(), key=len, reverse=True))
+
+
+_EN = re.compile(
+    rf"(?<![a-z])(?:(?P<larger>{_alternatives(_LARGER_EN)})|(?P<smaller>{_alternatives(_SMALLER_EN)}))"
+    r"(?![a-z])"
+)
+_ZH = re.compile(
+    rf"(?P<mark>[更最较得])(?:(?P<larger>{_alternatives(_LARGER_ZH)})|(?P<smaller>{_alternatives(_SMALLER_ZH)}))"
+)
+
+
+def asked_order(question: str) -> tuple[str, bool, bool] | None:
+    """The comparison a question asks for: its word, whether the larger value answers it, and
+    whether the word is a superlative (one of many).
+
+    Args:
+        question: The question's text.
+
+    Returns:
+        ``(word, larger, superlative)``: ``("colder", False, False)`` for "Which is colder,
+        Chengdu or Lhasa?", ``("更长", True, False)`` for "哪条更长？"; ``None`` when it asks for
+        none the word lists know.
+    """
+    zh = _ZH.search(question)
+    if zh is not None:
+        adjective = zh["larger"] or zh["smaller"]
+        superlative = zh["mark"] == "最"
+        return ("最" if superlative else "更") + adjective, zh["larger"] is not None, superlative
+    en = _EN.search(question.casefold())
+    if en is None:
+        return None
+    word = en["larger"] or en["smaller"]
+    return word, en["larger"] is not None, word.endswith("est") or word in ("most", "least")
+
+
+def _looked_up(messages: Sequence[Mapping[str, Any]]) -> list[tuple[str, dict, str]]:
+    """This turn's successful calls with their results: ``(tool, arguments, result)``."""
+    turn = messages[turn_start(messages) + 1 :]
+    answers = {
+        m.get("tool_call_id"): content_text(m.get("content")).strip()
+        for m in turn
+        if m.get("role") == "tool"
+    }
+    found = []
+    for message in turn:
+        for call in message.get("tool_calls") or []:
+            result = answers.get(call.get("id"))
+            if result is None or result.startswith("Error"):
+                continue
+            function = call.get("function") or {}
+            try:
+                arguments = json.loads(function.get("arguments") or "{}")
+            except ValueError:
+                continue
+            if isinstance(arguments, dict):
+                found.append((str(function.get("name")), arguments, result))
+    return found
+
+
+def comparison(messages: Sequence[Mapping[str, Any]]) -> str | None:
+    """The sentence comparing this turn's looked-up values, in the question's language.
+
+    Args:
+        messages: OpenAI messages.
+
+    Returns:
+        "Comparison: Mont Blanc (4806) is higher than Mount Fuji (3776)." or
+        "比较：长江（6300）比黄河（5464）更长。"; ``None`` when there is nothing to compare
+        (see the module docstring).
+    """
+    question = last_question(messages)
+    order = asked_order(question)
+    found = _looked_up(messages)
+    if order is None or len(found) < 2 or len({tool for tool, _, _ in found}) != 1:
+        return None
+    keys = {k for _, arguments, _ in found for k in arguments}
+    varying = [k for k in keys if len({json.dumps(a.get(k)) for _, a, _ in found}) > 1]
+    if len(varying) != 1:
+        return None
+    entries = []
+    for _, arguments, result in found:
+        numbers, name = said_numbers(result), arguments.get(varying[0])
+        if len(numbers) != 1 or not isinstance(name, str):
+            return None
+        entries.append((float(numbers[0]), name, numbers[0]))
+    word, larger, superlative = order
+    entries.sort(key=lambda e: e[0], reverse=larger)
+    if entries[0][0] == entries[1][0]:
+        return None  # a tie: neither answers
+    (_, first, value), rest = entries[0], entries[1:]
+    if any("\u4e00" <= ch <= "\u9fff" for ch in question):
+        others = "、".join(f"{name}（{n}）" for _, name, n in rest)
+        if superlative:
+            return f"比较：{first}（{value}）{word}；其余：{others}。"
+        return f"比较：{first}（{value}）比{others}{word}。"
+    others = " and ".join(f"{name} ({n})" for _, name, n in rest)
+    if superlative:
+        return f"Comparison: {first} ({value}) is the {word}, ahead of {others}."
+    return f"Comparison: {first} ({value}) is {word} than {others}."
