@@ -23,7 +23,15 @@ toolkit's loop:
 14. a lookup chain asks the second tool about the first value again (the employee's email,
     not the manager's) instead of about the first tool's answer;
 15. a call runs into a loop (the same list item until the token budget ends);
-16. a lookup chain stops at the first answer, a name, when the question asks about that name.
+16. a lookup chain stops at the first answer, a name, when the question asks about that name;
+17. a question the model would answer from its own recall, with the tool that knows the
+    answer offered, is answered with an invented fact ("埃及的首都是埃及。");
+18. two looked-up numbers are compared the wrong way round ("Anna is younger than Ben" at
+    34 against 29);
+19. a chain whose first call asks the wrong tool (the time zone of "法国", a country) ends
+    with "no answer" though another tool was never tried;
+20. a chain's first step is skipped: the model fills in the looked-up value itself
+    (``get_utc_offset("Tokyo")`` asked about the capital of Japan), which nobody gave.
 """
 
 from __future__ import annotations
@@ -464,3 +472,111 @@ def test_a_name_a_lookup_gave_is_looked_up_next(local_server) -> None:
     ]  # fmt: skip
     assert ("get_player_age", {"player": "Mia Chen"}) in calls, calls
     assert re.search(r"(?<![\d.])27(?!\d)", result.answer), result.answer
+
+
+def test_a_fact_the_model_would_recall_is_looked_up(local_server) -> None:
+    # The model prefers text here (p 0.998) and would write "埃及的首都是埃及。"; it names
+    # get_capital with p 0.98, so the call is made.
+    result = ToolLoop(_chat(local_server), [get_capital, get_population]).run("埃及的首都是哪里？")
+    assert result.answered, result.hint
+    names = [c["name"] for m in result.transcript if isinstance(m, AIMessage) for c in m.tool_calls]
+    assert names[:1] == ["get_capital"], names
+    assert "开罗" in result.answer or "Cairo" in result.answer, result.answer
+
+
+@tool(parse_docstring=True)
+def get_age(person: str) -> int:
+    """Get a person's age in years.
+
+    Args:
+        person: The person's name.
+    """
+    return {"Anna": 34, "Ben": 29}[person]
+
+
+def test_two_looked_up_numbers_are_compared_the_right_way_round(local_server) -> None:
+    # Both ages are looked up; shown them, the model answered "Anna is younger than Ben."
+    client = openai.OpenAI(
+        base_url=local_server.base_url, api_key=local_server.api_key or "local", timeout=900
+    )
+    messages = [
+        {"role": "user", "content": "Who is younger, Anna or Ben?"},
+        _asked_both("get_age", "person", ["Anna", "Ben"]),
+        _answered("c0", "34"),
+        _answered("c1", "29"),
+    ]
+    reply = client.chat.completions.create(
+        model="local", messages=messages, tools=[tool_schema(get_age)]
+    )
+    answer = reply.choices[0].message.content or ""
+    assert not reply.choices[0].message.tool_calls, reply.choices[0].message
+    assert re.search(r"Ben\b[^.]*\byounger", answer), answer
+    assert not re.search(r"Anna\b[^.]*\byounger", answer), answer
+
+
+def _asked_both(name: str, parameter: str, values: list[str]) -> dict:
+    calls = [
+        {
+            "id": f"c{i}",
+            "type": "function",
+            "function": {"name": name, "arguments": json.dumps({parameter: v})},
+        }
+        for i, v in enumerate(values)
+    ]
+    return {"role": "assistant", "content": None, "tool_calls": calls}
+
+
+@tool(parse_docstring=True)
+def get_capital_of(country: str) -> str:
+    """Get the capital city of a country.
+
+    Args:
+        country: The country's name.
+    """
+    capitals = {"法国": "巴黎", "日本": "东京", "Japan": "Tokyo"}
+    if country not in capitals:
+        raise ValueError(f"unknown country: {country}")
+    return capitals[country]
+
+
+@tool(parse_docstring=True)
+def get_utc_offset(city: str) -> str:
+    """Get the UTC offset of a city's time zone.
+
+    Args:
+        city: The city's name.
+    """
+    offsets = {"巴黎": "UTC+1", "东京": "UTC+9", "Tokyo": "UTC+9"}
+    if city not in offsets:
+        raise ValueError(f"unknown city: {city}")
+    return offsets[city]
+
+
+def test_a_failed_first_step_tries_the_tool_not_yet_called(local_server) -> None:
+    # The model asks get_utc_offset("法国") first; it fails (a country, not a city), and the
+    # answer would say nothing could be found while get_capital_of was never tried.
+    result = ToolLoop(_chat(local_server), [get_capital_of, get_utc_offset]).run(
+        "法国首都的时区是什么？"
+    )
+    assert result.answered, result.hint
+    calls = [
+        (c["name"], c["args"])
+        for m in result.transcript if isinstance(m, AIMessage) for c in m.tool_calls
+    ]  # fmt: skip
+    assert ("get_capital_of", {"country": "法国"}) in calls, calls
+    assert "UTC+1" in result.answer, result.answer
+
+
+def test_a_chains_first_step_the_question_names_is_made(local_server) -> None:
+    # The model names get_utc_offset with p 0.998 and writes "Tokyo", a value nobody gave;
+    # get_capital_of, which the question names ("capital"), with p under 0.001.
+    result = ToolLoop(_chat(local_server), [get_capital_of, get_utc_offset]).run(
+        "What is the time zone of the capital of Japan?"
+    )
+    assert result.answered, result.hint
+    calls = [
+        (c["name"], c["args"])
+        for m in result.transcript if isinstance(m, AIMessage) for c in m.tool_calls
+    ]  # fmt: skip
+    assert calls[:1] == [("get_capital_of", {"country": "Japan"})], calls
+    assert "UTC+9" in result.answer, result.answer

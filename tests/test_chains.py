@@ -290,3 +290,33 @@ def test_a_turn_whose_results_all_failed_waits_while_a_tool_is_untried():
         ([("get_capital", '{"country": "法国"}')], ["巴黎"]),
     )
     assert not untried_after_failures(found, ["get_capital", "get_timezone", "get_weather"])
+
+
+def test_a_next_step_asking_the_spent_numbers_again_takes_the_result_and_the_unused_ones():
+    tools = [
+        {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
+        for n in ("times", "plus")
+    ]
+    messages = _steps(
+        "Multiply 12 by 7 and then add 16 to the result.",
+        ([("times", '{"a": 12, "b": 7}')], ["84.0"]),
+    )
+    judge = CallJudge(ChatJob(messages=messages, tools=tools), ToolPolicy(), auto=True)
+
+    def call(arguments: str) -> dict:
+        return {"type": "function", "function": {"name": "plus", "arguments": arguments}}
+
+    assert judge.next_step_arguments(call('{"a": 12, "b": 7}')) == {"a": 84, "b": 16}
+    assert judge.next_step_arguments(call('{"a": 84, "b": 16}')) is None  # the step itself
+    assert judge.next_step_arguments(call('{"a": 12, "b": 16}')) is None  # an unused number
+    # nothing of the question left unused: the answer, not another step
+    done = _steps("Multiply 12 by 7.", ([("times", '{"a": 12, "b": 7}')], ["84.0"]))
+    judge = CallJudge(ChatJob(messages=done, tools=tools), ToolPolicy(), auto=True)
+    assert judge.next_step_arguments(call('{"a": 12, "b": 7}')) is None
+    # two numbers unused and two places: no place is left for the result
+    two = _steps(
+        "Multiply 12 by 7, then add 16 and 5.",
+        ([("times", '{"a": 12, "b": 7}')], ["84.0"]),
+    )
+    judge = CallJudge(ChatJob(messages=two, tools=tools), ToolPolicy(), auto=True)
+    assert judge.next_step_arguments(call('{"a": 12, "b": 7}')) is None

@@ -277,6 +277,9 @@ class CallWriter:
                 reworded = self._in_their_words(turn, max(worded)[1]) if worded else None
                 if reworded is not None:
                     return reworded
+                named = self._named_by_question(turn, tried)
+                if named is not None:
+                    return named
                 if fallbacks and before_results and not sound_only:
                     return max(fallbacks)[3]
                 return None
@@ -289,6 +292,26 @@ class CallWriter:
             )
             tried |= {turn.doomed_name} - {None}
         return pieces, generation, found
+
+    def _named_by_question(
+        self, turn: CallJudge, tried: set[str]
+    ) -> tuple[list[str], Any, list[dict]] | None:
+        """When every call the model would make was rejected, one sound call of a tool not
+        tried yet whose name the question says (:meth:`CallJudge.asks_for`), however unlikely
+        the model is to name it: "What is the time zone of the capital of Japan?" is asked of
+        ``get_timezone("Tokyo")`` — the model's own first step, a value nobody gave — and
+        ``get_capital`` is named with p under 0.001. ``None`` when there is none."""
+        if not turn.auto:
+            return None
+        for tool in self.job.tool_names:
+            if tool in tried or not turn.asks_for(tool, []):
+                continue
+            tried.add(tool)
+            turn.doomed_name = None
+            again = self._written_again(turn, tool)
+            if again is not None:
+                return again
+        return None
 
     def _likeliest_opening(self, names: list[str] | None) -> str | None:
         """The first call's opening with the name of the tool the model is likeliest to name
@@ -306,12 +329,15 @@ class CallWriter:
         """After results, a first call that puts a spent number where a result belongs
         (:meth:`CallJudge.results_in_place`: ``add(144, 7)`` after ``divide(144, 12)``
         answered 12.0) is written with the result in its place, ``add(12, 7)``: the engine
-        writes the call up to its last brace, under the tool's grammar. The new call is
-        taken when the grammar admits it and it is sound."""
+        writes the call up to its last brace, under the tool's grammar. One that asks only
+        spent numbers again while the question still holds unused ones (``plus(12, 7)``
+        after ``times(12, 7)`` answered 84.0, "then add 16") is written with the result and
+        the unused numbers, ``plus(84, 16)`` (:meth:`CallJudge.next_step_arguments`). The
+        new call is taken when the grammar admits it and it is sound."""
         found = first[2]
         if not turn.auto or len(found) != 1 or not turn.turn_calls:
             return first
-        arguments = turn.results_in_place(found[0])
+        arguments = turn.next_step_arguments(found[0]) or turn.results_in_place(found[0])
         if arguments is None:
             return first
         written = self._written_with(turn, found[0]["function"]["name"], arguments)

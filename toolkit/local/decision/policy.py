@@ -11,7 +11,9 @@ probabilities at a few points, and on what the conversation already says:
    :mod:`toolkit.local.decision.prompt`).
 2. **Text or call?** The first-token probability of everything that does not open a call
    (:func:`toolkit.local.decision.signals.text_probability`): text when it reaches
-   :attr:`ToolPolicy.text_threshold`.
+   :attr:`ToolPolicy.text_threshold` — unless, before any result, the model is all but sure
+   which offered tool it would call (:attr:`ToolPolicy.sure_call_threshold`) and that call
+   is sound: a tool that knows the answer beats the small model's recall.
 3. **Is it for these tools?** With ``<tool_call>`` and ``{"name": "`` appended, the probability
    that the model names an offered tool (:func:`~toolkit.local.decision.signals.
    name_probabilities`): when the question needs a function that is not offered the model
@@ -33,7 +35,12 @@ probabilities at a few points, and on what the conversation already says:
    written with that tool's answer in its place first (:mod:`toolkit.local.decision.chains`).
    Once a step has combined the earlier results and left no
    number unused, a wish to call a tool this turn already called is not even tried: the
-   answer is written (:attr:`ToolPolicy.answer_when_combined`).
+   answer is written (:attr:`ToolPolicy.answer_when_combined`). When every result failed
+   and a tool is untried, that tool may be the next step (the chain's first one, asked of
+   the wrong tool); when every call was rejected, a sound call of a tool the question names
+   is made however unlikely the model is to name it. A chain's next step that asks only
+   spent numbers again ("then add 16" answered ``plus(12, 7)``) is written again with only
+   the results' and the question's unused numbers.
 6. **Grounded?** A call whose values the conversation never gave (numbers nobody stated, text
    nobody wrote: a small model copies a tool description's examples) gives way to a tool whose
    call is grounded; after results it is written again with only the stated numbers; when no
@@ -45,7 +52,8 @@ probabilities at a few points, and on what the conversation already says:
    the question or states a number nobody gave is decoded as calls instead. After results, the
    answer comes from a final-answer step (the question and the labelled results, without the
    tools), may state only numbers that were stated (a minus sign it drops is put back), and
-   may not hold call JSON.
+   may not hold call JSON. A comparison the question asks of looked-up numbers is written
+   out for it (:attr:`ToolPolicy.compare_results`).
 
 :mod:`toolkit.local.decision.decoding` turns these into decoding.
 """

@@ -32,11 +32,13 @@ from toolkit.local.decision.grounding import (
     ungrounded_values,
 )
 from toolkit.local.decision.numbers import (
+    is_number,
     known_numbers,
     leaves,
     numbers_of,
     run_together,
     ungrounded_numbers,
+    written_numbers,
 )
 from toolkit.local.decision.phrases import in_another_script
 from toolkit.local.decision.policy import ToolPolicy
@@ -141,6 +143,13 @@ def asked_for(
 _NAME = re.compile(r"[^\W\d_]+(?:[ '\-][^\W\d_]+)*")
 #: A percentage as the question writes it ("15%", "4.5 %").
 _PERCENT = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*%")
+
+
+def _first_position(number: float, text: str) -> int:
+    """Where a text first writes a number (its length when it does not)."""
+    spelled = str(int(number)) if float(number).is_integer() else repr(number)
+    found = re.search(rf"(?<![\d.]){re.escape(spelled)}(?![\d])", text)
+    return found.start() if found else len(text)
 
 
 def has_results(messages: Sequence[Mapping[str, Any]]) -> bool:
@@ -303,6 +312,7 @@ class CallJudge:
         self.required = {n: list((s or {}).get("required") or []) for n, s in self.schemas.items()}
         self.defaults = {n: defaults_of(s) for n, s in self.schemas.items()}
         self.question = last_question(job.messages)
+        self.messages = job.messages
         turn = job.messages[turn_start(job.messages) + 1 :]
         #: ``(tool, arguments)`` of the calls this turn made before this answer.
         calls = [c for m in turn for c in m.get("tool_calls") or []]
@@ -383,6 +393,42 @@ class CallJudge:
         spent = {n for t, a in self.turn_calls if t != tool for _, n in number_parameters(a)}
         said = known_numbers(conversation_text([{"content": r} for r in self.turn_results if r]))
         return bool(mine) and mine <= spent and not mine & said
+
+    def next_step_arguments(self, call: dict[str, Any]) -> dict[str, Any] | None:
+        """A chain's next step written with the latest result and the question's unused
+        numbers, when the call asks again only numbers this turn's calls spent: "Multiply 12
+        by 7 and then add 16" answered ``times(12, 7)`` = 84.0, and the model writes
+        ``plus(12, 7)``; the step meant is ``plus(84, 16)`` — the result in the first place
+        (a chain goes on from its result: "then add", "then multiply the result by"), the
+        unused numbers in the others, in the question's order.
+
+        Args:
+            call: The call (OpenAI-shaped).
+
+        Returns:
+            The new arguments; ``None`` unless the call's numbers are all spent, it has one
+            top-level number place for the latest result (which states one number) and
+            each unused number, and the question still holds unused numbers.
+        """
+        if not self.auto or not self.turn_calls:
+            return None
+        arguments = arguments_of(call)
+        places = [k for k, v in arguments.items() if is_number(v)]
+        mine = {abs(float(arguments[k])) for k in places}
+        spent = {n for _, a in self.turn_calls for _, n in number_parameters(a)}
+        results = [r for r in self.turn_results if r and not r.lstrip().startswith("Error")]
+        latest = written_numbers(results[-1]) if results else []
+        question = self.question.casefold()
+        waiting = sorted(unused_numbers(self.messages), key=lambda n: _first_position(n, question))
+        if not waiting or not places or not mine <= spent or len(latest) != 1:
+            return None
+        if len(places) != 1 + len(waiting) or abs(float(latest[0])) in mine:
+            return None
+        values = [float(latest[0]), *waiting]
+        written = dict(arguments)
+        for key, value in zip(places, values, strict=True):
+            written[key] = int(value) if value.is_integer() else value
+        return written
 
     def rejected(self, call: dict[str, Any]) -> bool:
         """Whether a call repeats the conversation (or :meth:`asks_again`) or, with "auto",
