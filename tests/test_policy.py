@@ -180,6 +180,8 @@ def test_protocol_errors_carry_the_field() -> None:
 def test_policy_thresholds_are_checked() -> None:
     with pytest.raises(ValueError, match="text_threshold"):
         ToolPolicy(text_threshold=1.5)
+    with pytest.raises(ValueError, match="sure_call_threshold"):
+        ToolPolicy(sure_call_threshold=-0.1)
     with pytest.raises(ValueError, match="max_calls"):
         ToolPolicy(max_calls=0)
 
