@@ -65,6 +65,13 @@ def _chat(local_server) -> ChatOpenAI:
     return embedded_chat(local_server)
 
 
+def _sdk(local_server) -> openai.OpenAI:
+    """The OpenAI SDK's client of the embedded server."""
+    return openai.OpenAI(
+        base_url=local_server.base_url, api_key=local_server.api_key or "local", timeout=900
+    )
+
+
 def _printed_messages(stdout: str) -> list[dict]:
     """The messages listing 7.11 prints, one dict literal after each banner."""
     return [ast.literal_eval(line) for line in stdout.splitlines() if line.startswith("{")]
@@ -259,9 +266,7 @@ _FACTORIAL = _function(
 
 
 def _sdk_calls(local_server, question: str, tool: dict) -> list[dict]:
-    client = openai.OpenAI(
-        base_url=local_server.base_url, api_key=local_server.api_key or "local", timeout=900
-    )
+    client = _sdk(local_server)
     reply = client.chat.completions.create(
         model="local", messages=[{"role": "user", "content": question}], tools=[tool]
     )
@@ -348,9 +353,7 @@ def test_a_combined_result_is_answered_without_calling_again(local_server) -> No
         {"role": "assistant", "tool_calls": [_seed_step("c3", "add", '{"x": 6, "y": 5}')]},
         {"role": "tool", "tool_call_id": "c3", "content": "11"},
     ]  # fmt: skip
-    client = openai.OpenAI(
-        base_url=local_server.base_url, api_key=local_server.api_key or "local", timeout=900
-    )
+    client = _sdk(local_server)
     reply = client.chat.completions.create(
         model="local",
         messages=messages,
@@ -427,9 +430,7 @@ def get_book_pages(title: str) -> int:
 def test_a_call_in_a_loop_is_given_up(local_server) -> None:
     # The model names sum_numbers first and writes "values": [1984, 1984, ...] until the
     # 1024-token budget ends (28 s); given up after 16 equal values, the next tool is tried.
-    client = openai.OpenAI(
-        base_url=local_server.base_url, api_key=local_server.api_key or "local", timeout=900
-    )
+    client = _sdk(local_server)
     reply = client.chat.completions.create(
         model="local",
         messages=[{"role": "user", "content": "How many pages do Dune and Hamlet have together?"}],
@@ -496,9 +497,7 @@ def get_age(person: str) -> int:
 
 def test_two_looked_up_numbers_are_compared_the_right_way_round(local_server) -> None:
     # Both ages are looked up; shown them, the model answered "Anna is younger than Ben."
-    client = openai.OpenAI(
-        base_url=local_server.base_url, api_key=local_server.api_key or "local", timeout=900
-    )
+    client = _sdk(local_server)
     messages = [
         {"role": "user", "content": "Who is younger, Anna or Ben?"},
         _asked_both("get_age", "person", ["Anna", "Ben"]),
