@@ -5,14 +5,16 @@
 * no tools, or ``tool_choice="none"``: text, never opening a call;
 * ``"auto"``: text when the model's first-token text probability reaches
   ``text_threshold`` or its probability of naming an offered tool is under
-  ``name_threshold``; calls otherwise;
+  ``name_threshold``; calls otherwise — and, before any result, a sound call when the model
+  prefers text but names a tool with at least ``sure_call_threshold``;
 * ``"required"``: calls; a named tool: one call of that tool;
 * ``constrained=False``: free decoding, read by the tolerant parser.
 
 With ``"auto"``, a text answer is kept back until it is complete and checked
 (:meth:`_Decoder.checked_text`); once this turn's tools have answered, the answer comes from the
 final-answer step (:func:`~toolkit.local.decision.prompt.answer_messages`), and a question whose
-numbers no step has used yet keeps the turn calling; a turn whose last step combined the
+numbers no step has used yet, or a turn whose every result failed while a tool is untried,
+keeps the turn calling; a turn whose last step combined the
 earlier results is answered, not called again, when the model would name a tool it already
 called (:meth:`_Decoder.answer_due`).
 
