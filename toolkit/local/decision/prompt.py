@@ -244,10 +244,11 @@ def answer_messages(
     the question's language, without the tool definitions — it answers the question. When
     the question asks which looked-up value is larger or smaller, the comparison is written
     out (:func:`~toolkit.local.decision.comparison.comparison`): ordering
-    numbers is a step the small model gets wrong. It comes last, after the request: shown
-    among the results, it was passed over (on fourteen hand-made comparisons: 6 answered
-    right without it, 13 with it last; the one wrong asked which city is farther from the
-    equator, south of it, where the farther latitude is the smaller number).
+    numbers is a step the small model gets wrong. It comes last, after the request (on
+    fourteen hand-made comparisons: 6 answered right without it, 13 with it last; shown as
+    the last result line, "Anna is younger than Ben" stayed, at 34 against 29; the one wrong
+    asked which city is farther from the equator, south of it, where the farther latitude is
+    the smaller number).
 
     Args:
         messages: OpenAI messages.
