@@ -271,8 +271,10 @@ class CallWriter:
                 (p, n) for n, p in (self.names or {}).items() if n not in tried and p >= floor
             )
             if not others:
-                before_results = not has_results(self.job.messages)
-                if before_results and any(f[0] for f in fallbacks) and not sound_only:
+                # A rejected call is made only before any result, and not when it is to be
+                # sound or nothing (the model preferred text).
+                fall_back = not has_results(self.job.messages) and not sound_only
+                if fall_back and any(f[0] for f in fallbacks):
                     return max(fallbacks)[3]
                 reworded = self._in_their_words(turn, max(worded)[1]) if worded else None
                 if reworded is not None:
@@ -280,7 +282,7 @@ class CallWriter:
                 named = self._named_by_question(turn, tried)
                 if named is not None:
                     return named
-                if fallbacks and before_results and not sound_only:
+                if fallbacks and fall_back:
                     return max(fallbacks)[3]
                 return None
             tried.add(others[-1][1])

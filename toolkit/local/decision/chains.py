@@ -39,7 +39,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from toolkit.local.decision.numbers import is_number, stated_times, written_numbers
+from toolkit.local.decision.numbers import is_number, plain_number, stated_times, written_numbers
 
 __all__ = [
     "is_value",
@@ -170,7 +170,7 @@ def results_in_place(
         if not is_number(value) or abs(float(value)) != number or len(written) != 1:
             return None
         new = float(written[0])
-        replaced[name] = int(new) if new.is_integer() else new
+        replaced[name] = plain_number(new)
     return replaced
 
 

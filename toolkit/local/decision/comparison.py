@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolkit.local.decision.numbers import said_numbers
-from toolkit.local.decision.turn import last_question, turn_start
+from toolkit.local.decision.turn import failed, last_question, turn_start
 from toolkit.wire import content_text
 
 __all__ = ["asked_order", "comparison"]
@@ -92,13 +92,13 @@ def _looked_up(messages: Sequence[Mapping[str, Any]]) -> list[tuple[str, dict, s
     answers = {
         m.get("tool_call_id"): content_text(m.get("content")).strip()
         for m in turn
-        if m.get("role") == "tool"
+        if m.get("role") == "tool" and not failed(m)
     }
     found = []
     for message in turn:
         for call in message.get("tool_calls") or []:
             result = answers.get(call.get("id"))
-            if result is None or result.startswith("Error"):
+            if result is None:
                 continue
             function = call.get("function") or {}
             try:

@@ -163,6 +163,27 @@ def stated_times(number: float, text: str) -> int:
     return sum(float(m.group()) == number for m in _NUMBER.finditer(plain))
 
 
+def first_stated(number: float, text: str) -> int:
+    """Where a text first writes a number, as :func:`known_numbers` reads it (the text's
+    length when it does not).
+
+    Args:
+        number: The number, positive.
+        text: The question.
+
+    Returns:
+        The position.
+    """
+    return next(
+        (m.start() for m in _NUMBER.finditer(text) if float(m.group()) == number), len(text)
+    )
+
+
+def plain_number(value: float) -> int | float:
+    """A number as a call writes it: ``84`` for 84.0, ``2.5`` as it is."""
+    return int(value) if float(value).is_integer() else value
+
+
 def stated_numbers(texts: Sequence[str]) -> list[str]:
     """Every number the texts state, as written, each once; a signed one also without its sign
     ("-15 °C" may be said "零下15度", 15 below zero).

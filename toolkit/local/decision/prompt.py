@@ -263,10 +263,11 @@ def answer_messages(
         return None
     language = _language(question)
     head, listed, ask = _ANSWER_ASK[language]
-    if all_failed(messages):  # nothing to state: the answer says what went wrong
+    failures = all_failed(messages)
+    if failures:  # nothing to state: the answer says what went wrong
         ask = _FAILED_ASK[language]
     # Last, right before the answer: shown among the results, it went unread.
-    compared = comparison(messages) if compare and not all_failed(messages) else None
+    compared = comparison(messages) if compare and not failures else None
     if compared:
         ask = f"{ask}\n{compared}"
     body = f"{head}{question}\n\n{listed}\n" + "\n".join(results) + f"\n\n{ask}"

@@ -32,10 +32,12 @@ from toolkit.local.decision.grounding import (
     ungrounded_values,
 )
 from toolkit.local.decision.numbers import (
+    first_stated,
     is_number,
     known_numbers,
     leaves,
     numbers_of,
+    plain_number,
     run_together,
     ungrounded_numbers,
     written_numbers,
@@ -51,6 +53,7 @@ __all__ = [
     "asked_for",
     "failed",
     "has_results",
+    "is_error",
     "last_question",
     "results_combined",
     "turn_start",
@@ -145,13 +148,6 @@ _NAME = re.compile(r"[^\W\d_]+(?:[ '\-][^\W\d_]+)*")
 _PERCENT = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*%")
 
 
-def _first_position(number: float, text: str) -> int:
-    """Where a text first writes a number (its length when it does not)."""
-    spelled = str(int(number)) if float(number).is_integer() else repr(number)
-    found = re.search(rf"(?<![\d.]){re.escape(spelled)}(?![\d])", text)
-    return found.start() if found else len(text)
-
-
 def has_results(messages: Sequence[Mapping[str, Any]]) -> bool:
     """Whether any tool result is among the messages.
 
@@ -164,9 +160,21 @@ def has_results(messages: Sequence[Mapping[str, Any]]) -> bool:
     return any(message.get("role") == "tool" for message in messages)
 
 
+def is_error(result: str) -> bool:
+    """Whether a tool result's text is an error (``Error: ...``, as the loop's executor,
+    LangGraph's tool node and the seed's defensive loop write them).
+
+    Args:
+        result: The result's text.
+
+    Returns:
+        True for an error.
+    """
+    return result.lstrip().startswith("Error")
+
+
 def failed(message: Mapping[str, Any]) -> bool:
-    """Whether a tool message is an error (``Error: ...``, as the loop's executor, LangGraph's
-    tool node and the seed's defensive loop write them).
+    """Whether a tool message is an error (:func:`is_error`).
 
     Args:
         message: An OpenAI tool message.
@@ -174,7 +182,7 @@ def failed(message: Mapping[str, Any]) -> bool:
     Returns:
         True for an error.
     """
-    return content_text(message.get("content")).lstrip().startswith("Error")
+    return is_error(content_text(message.get("content")))
 
 
 def all_failed(messages: Sequence[Mapping[str, Any]]) -> bool:
@@ -312,7 +320,6 @@ class CallJudge:
         self.required = {n: list((s or {}).get("required") or []) for n, s in self.schemas.items()}
         self.defaults = {n: defaults_of(s) for n, s in self.schemas.items()}
         self.question = last_question(job.messages)
-        self.messages = job.messages
         turn = job.messages[turn_start(job.messages) + 1 :]
         #: ``(tool, arguments)`` of the calls this turn made before this answer.
         calls = [c for m in turn for c in m.get("tool_calls") or []]
@@ -333,8 +340,10 @@ class CallJudge:
             for r in self.turn_results
             if r is not None
         )
+        #: The question's numbers no step used yet (:func:`unused_numbers`).
+        self.unused = unused_numbers(job.messages)
         self.waiting = (
-            bool(unused_numbers(job.messages))
+            bool(self.unused)
             or unused_value
             or untried_after_failures(job.messages, job.tool_names)
         )
@@ -416,10 +425,10 @@ class CallJudge:
         places = [k for k, v in arguments.items() if is_number(v)]
         mine = {abs(float(arguments[k])) for k in places}
         spent = {n for _, a in self.turn_calls for _, n in number_parameters(a)}
-        results = [r for r in self.turn_results if r and not r.lstrip().startswith("Error")]
+        results = [r for r in self.turn_results if r and not is_error(r)]
         latest = written_numbers(results[-1]) if results else []
         question = self.question.casefold()
-        waiting = sorted(unused_numbers(self.messages), key=lambda n: _first_position(n, question))
+        waiting = sorted(self.unused, key=lambda n: first_stated(n, question))
         if not waiting or not places or not mine <= spent or len(latest) != 1:
             return None
         if len(places) != 1 + len(waiting) or abs(float(latest[0])) in mine:
@@ -427,7 +436,7 @@ class CallJudge:
         values = [float(latest[0]), *waiting]
         written = dict(arguments)
         for key, value in zip(places, values, strict=True):
-            written[key] = int(value) if value.is_integer() else value
+            written[key] = plain_number(value)
         return written
 
     def rejected(self, call: dict[str, Any]) -> bool:
