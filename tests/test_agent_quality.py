@@ -579,3 +579,53 @@ def test_a_chains_first_step_the_question_names_is_made(local_server) -> None:
     ]  # fmt: skip
     assert calls[:1] == [("get_capital_of", {"country": "Japan"})], calls
     assert "UTC+9" in result.answer, result.answer
+
+
+_LAKE = _function(
+    "get_lake_depth",
+    "Get the maximum depth of a lake in metres.",
+    {"lake": {"type": "string", "description": "The lake's name."}},
+    ["lake"],
+)
+
+
+def test_an_extra_call_that_slips_on_the_users_words_is_written_in_them(local_server) -> None:
+    # The model's second call is get_lake_depth("Cater Lake"): nobody's words, so it was given
+    # up and the second lake never looked up; written again in the question's phrases.
+    calls = _sdk_calls(local_server, "Which lake is deeper, Lake Tahoe or Crater Lake?", _LAKE)
+    assert sorted(call["lake"] for call in calls) == ["Crater Lake", "Lake Tahoe"], calls
+
+
+@tool(parse_docstring=True)
+def get_ticket_price(show: str) -> int:
+    """Get the price of one ticket to a show, in dollars.
+
+    Args:
+        show: The show's name.
+    """
+    return {"Hamilton": 120}[show]
+
+
+@tool(parse_docstring=True)
+def multiply(first: float, second: float) -> float:
+    """Multiply two numbers.
+
+    Args:
+        first: The first number.
+        second: The second number.
+    """
+    return first * second
+
+
+def test_a_result_written_twice_leaves_a_place_for_the_questions_number(local_server) -> None:
+    # After the price (120), the model writes multiply(120, 120): the 3 of the question unused.
+    result = ToolLoop(_chat(local_server), [get_ticket_price, multiply]).run(
+        "What do 3 tickets to Hamilton cost in total?"
+    )
+    assert result.answered, result.hint
+    calls = [
+        (c["name"], c["args"])
+        for m in result.transcript if isinstance(m, AIMessage) for c in m.tool_calls
+    ]  # fmt: skip
+    assert ("multiply", {"first": 120, "second": 3}) in calls, calls
+    assert re.search(r"(?<![\d.])360(?![\d]|\.0*[1-9])", result.answer), result.answer

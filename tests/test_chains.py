@@ -309,6 +309,10 @@ def test_a_next_step_asking_the_spent_numbers_again_takes_the_result_and_the_unu
     assert judge.next_step_arguments(call('{"a": 12, "b": 7}')) == {"a": 84, "b": 16}
     assert judge.next_step_arguments(call('{"a": 84, "b": 16}')) is None  # the step itself
     assert judge.next_step_arguments(call('{"a": 12, "b": 16}')) is None  # an unused number
+    # the result in both places, or beside a spent number: the 16 still waits
+    assert judge.next_step_arguments(call('{"a": 84, "b": 84}')) == {"a": 84, "b": 16}
+    assert judge.next_step_arguments(call('{"a": 84, "b": 7}')) == {"a": 84, "b": 16}
+    assert judge.next_step_arguments(call('{"a": 84, "b": 99}')) is None  # a number of its own
     # nothing of the question left unused: the answer, not another step
     done = _steps("Multiply 12 by 7.", ([("times", '{"a": 12, "b": 7}')], ["84.0"]))
     judge = CallJudge(ChatJob(messages=done, tools=tools), ToolPolicy(), auto=True)
@@ -320,3 +324,20 @@ def test_a_next_step_asking_the_spent_numbers_again_takes_the_result_and_the_unu
     )
     judge = CallJudge(ChatJob(messages=two, tools=tools), ToolPolicy(), auto=True)
     assert judge.next_step_arguments(call('{"a": 12, "b": 7}')) is None
+
+
+def test_a_result_written_in_every_place_gives_one_to_the_questions_number():
+    tools = [
+        {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
+        for n in ("get_ticket_price", "multiply")
+    ]
+    messages = _steps(
+        "What do 3 tickets to Hamilton cost in total?",
+        ([("get_ticket_price", '{"show": "Hamilton"}')], ["120"]),
+    )
+    judge = CallJudge(ChatJob(messages=messages, tools=tools), ToolPolicy(), auto=True)
+    call = {
+        "type": "function",
+        "function": {"name": "multiply", "arguments": '{"a": 120, "b": 120}'},
+    }
+    assert judge.next_step_arguments(call) == {"a": 120, "b": 3}

@@ -194,6 +194,35 @@ def test_a_number_inside_a_text_value_must_be_said_too() -> None:
     assert ungrounded_values({"size": "3 ft marble"}, None, text) == []  # its 3 was said
 
 
+def test_an_extra_call_must_bring_a_word_that_asks_for_something() -> None:
+    text = conversation_text(
+        [
+            {
+                "role": "user",
+                "content": "The shortest path from Paris to Rome, and the price of a marble "
+                "sculpture of 3 feet; then a 440Hz sound for 5 seconds?",
+            }
+        ]
+    )
+    named = frozenset({"sculpture", "price", "calculate", "generate", "sound", "wave"})
+    first = [{"start": "Paris", "end": "Rome"}]
+    # only "to" is new: the route of the path already asked for
+    assert not adds_new_grounded_values({"route": "Paris to Rome"}, first, text)
+    # only the "sculpture" of the tool's own name is new
+    priced = [{"material": "marble", "size": 3}]
+    call = {"sculpture_name": "marble sculpture", "material": "marble"}
+    assert not adds_new_grounded_values(call, priced, text, named=named)
+    assert not adds_new_grounded_values(
+        {"wave_file": "sound.wav"}, [{"frequency": 440, "duration": 5}], text, named=named
+    )
+    # a city, a number or a word of the question's own still asks for something new
+    assert adds_new_grounded_values({"start": "Rome", "end": "Paris"}, [], text, named=named)
+    assert adds_new_grounded_values({"feet": 3}, first, text, named=named)
+    assert adds_new_grounded_values(
+        {"route": "Paris to Rome", "mode": "shortest"}, first, text, named=named
+    )
+
+
 _EVENTS = {
     "type": "object",
     "properties": {

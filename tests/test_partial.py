@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolkit.local.decision.grounding import (
@@ -61,6 +61,7 @@ _scalars = st.one_of(
 )
 
 
+@settings(deadline=None)  # a property of values, not of time: a loaded machine is no failure
 @given(
     arguments=st.dictionaries(st.sampled_from("abc"), _scalars, max_size=3),
     previous=st.lists(st.dictionaries(st.sampled_from("ab"), _scalars, max_size=2), max_size=2),
@@ -113,6 +114,7 @@ def test_viability_and_completion_whatever_the_piece_size(text, viable, complete
         assert scanner.consumed == len(text)
 
 
+@settings(deadline=None)
 @given(
     st.recursive(
         _scalars, lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=8

@@ -9,7 +9,12 @@ import pytest
 
 from toolkit.local.decision.examples import borrowed_words, quoted_examples
 from toolkit.local.decision.grounding import conversation_text
-from toolkit.local.decision.phrases import MAX_PHRASES, conversation_phrases, in_another_script
+from toolkit.local.decision.phrases import (
+    MAX_PHRASES,
+    conversation_phrases,
+    in_another_script,
+    slip_of,
+)
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.turn import CallJudge
 from toolkit.local.format.job import ChatJob
@@ -123,3 +128,21 @@ def test_conversation_phrases_are_runs_of_the_users_words():
 )
 def test_a_translated_value_is_in_a_script_the_question_does_not_use(value, question, translated):
     assert in_another_script(value, question) is translated
+
+
+@pytest.mark.parametrize(
+    ("value", "taken", "phrase"),
+    [
+        ("Cater Lake", set(), "Crater Lake"),  # a letter dropped
+        ("crater lake", set(), "Crater Lake"),  # case is no slip
+        ("Lake Taho", {"lake tahoe"}, None),  # a slip of what a call already asked
+        ("Shanghai", set(), None),  # a city nobody named
+        ("Lake Baikal", set(), None),
+        (7, set(), None),
+    ],
+)
+def test_a_slip_is_close_to_a_phrase_no_call_used(value, taken, phrase):
+    phrases = conversation_phrases(
+        [{"role": "user", "content": "Which lake is deeper, Lake Tahoe or Crater Lake?"}]
+    )
+    assert slip_of(value, phrases, ToolPolicy().slip_ratio, taken) == phrase

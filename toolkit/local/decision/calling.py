@@ -34,8 +34,8 @@ from toolkit.local.decision.grounding import (
     rules_out_extra_call,
     uses_given_values,
 )
-from toolkit.local.decision.numbers import known_numbers, number_spellings, numbers_of
-from toolkit.local.decision.phrases import conversation_phrases
+from toolkit.local.decision.numbers import known_numbers, leaves, number_spellings, numbers_of
+from toolkit.local.decision.phrases import conversation_phrases, slip_of
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.turn import (
     CallJudge,
@@ -455,10 +455,12 @@ class CallWriter:
     ) -> tuple[list[str], Any, dict] | None:
         """One more call, tried under each probe grammar; ``None`` when none is kept."""
         previous = [arguments for _, arguments in made]
+        dooming: list[Any] = []  # the value that doomed the last attempt
 
         def doomed(value: Any, written: dict[str, Any], tool: str | None) -> bool:
             exempt = turn.defaults.get(tool or "", frozenset())
             if rules_out_extra_call(value, previous, turn.grounding, self.policy, exempt):
+                dooming[:] = [value]
                 return True
             earlier = [a for n, a in made if n == tool] + turn.history.arguments.get(tool, [])
             required = turn.required.get(tool or "", [])
@@ -468,7 +470,19 @@ class CallWriter:
             schemas = [turn.schemas.get(n) for n in names]
             if all(needs_unstated_number(s, previous, turn.grounding) for s in schemas):
                 continue  # any call of these tools would be doomed at a number nobody gave
-            pieces, generation, found, _ = self._attempt(context, probe, doomed, names)
+            dooming.clear()
+            pieces, generation, found, given_up = self._attempt(context, probe, doomed, names)
+            if given_up and dooming and self._slipped(dooming[0], previous):
+                # "Cater Lake" for the question's "Crater Lake": written again in its phrases
+                phrases = conversation_phrases(self.job.messages)
+                again = calls_grammar(
+                    self.job.tools,
+                    names=names,
+                    max_calls=1,
+                    numbers=turn.numbers_only,
+                    phrases=phrases,
+                )
+                pieces, generation, found, _ = self._attempt(context, again, doomed, names)
             if generation.finish_reason != "stop" or len(found) != 1:
                 continue
             call = found[0]
@@ -476,7 +490,9 @@ class CallWriter:
                 continue  # a repeat, or a later step that needs a result not there yet
             arguments, tool = arguments_of(call), call["function"]["name"]
             exempt = turn.defaults.get(tool, frozenset())
-            if adds_new_grounded_values(arguments, previous, turn.grounding, self.policy, exempt):
+            if adds_new_grounded_values(
+                arguments, previous, turn.grounding, self.policy, exempt, turn.named
+            ):
                 return pieces, generation, call
             # The answer's values asked of another tool: kept when the question names that
             # tool (the interest coverage of the company whose sales growth was asked for).
@@ -489,6 +505,15 @@ class CallWriter:
             ):
                 return pieces, generation, call
         return None
+
+    def _slipped(self, value: Any, previous: list[dict[str, Any]]) -> bool:
+        """Whether a text value that doomed an extra call is a slip of a phrase of the
+        conversation that no call of the answer used (:func:`slip_of`)."""
+        if not self.policy.user_words:
+            return False
+        taken = {str(v).casefold() for arguments in previous for v in leaves(arguments)}
+        phrases = conversation_phrases(self.job.messages)
+        return slip_of(value, phrases, self.policy.slip_ratio, taken) is not None
 
 
 def _calls_only(events: Iterable[Event], turn: CallJudge) -> Iterator[ToolCallEvent]:

@@ -25,6 +25,7 @@ from toolkit.local.decision.policy import ToolPolicy
 from toolkit.wire import content_text
 
 __all__ = [
+    "FUNCTION_WORDS",
     "CallHistory",
     "adds_new_grounded_values",
     "arguments_of",
@@ -40,6 +41,13 @@ __all__ = [
 ]
 
 _DEFAULT = ToolPolicy()
+
+#: English words that ask for nothing by themselves: what joins the words of a value that do
+#: ("Paris to Rome", "the Beatles").
+FUNCTION_WORDS = frozenset(
+    "a an the and or nor but of to in on at by for from with without into onto over under "
+    "than then as is are was were be been it its this that these those via per vs".split()
+)
 
 
 def conversation_text(messages: Sequence[Mapping[str, Any]]) -> str:
@@ -166,6 +174,7 @@ def adds_new_grounded_values(
     text: str,
     policy: ToolPolicy = _DEFAULT,
     exempt: Collection[str] = (),
+    named: Collection[str] = (),
 ) -> bool:
     """Whether one more call asks for something new that the conversation mentions.
 
@@ -177,7 +186,12 @@ def adds_new_grounded_values(
     rearranged into another expression ask for nothing new), and each must be mentioned in
     the conversation; of the words of each text value that none of those calls used, at
     least ``word_share`` must occur in the conversation ("Mount Everest" after "Mount Fuji",
-    asked only about Fuji, is half mentioned, but not in what it brings).
+    asked only about Fuji, is half mentioned, but not in what it brings). What it brings must
+    hold a number or a word of the conversation that is neither a function word nor a word of
+    the tools' names (``named``): ``route="Paris to Rome"`` after ``shortest_path("Paris",
+    "Rome")`` brings only "to", ``sculpture_name="marble sculpture"`` after a price asked of
+    marble only the "sculpture" of ``sculpture_price``, ``wave_file="sound.wav"`` only the
+    "sound" of ``generate_sound_wave``: each asks again what the first call asked.
 
     Args:
         arguments: The candidate call's arguments.
@@ -185,6 +199,7 @@ def adds_new_grounded_values(
         text: :func:`conversation_text` of the conversation.
         policy: The decision settings (its ``word_share``).
         exempt: Spellings that are neither new nor need a mention (:func:`defaults_of`).
+        named: The case-folded words of the offered tools' names.
 
     Returns:
         True to keep the call.
@@ -194,8 +209,10 @@ def adds_new_grounded_values(
     novel = set(values) - before - set(exempt) - {""}
     used = {word for value in before for word in _words(value)}
     fresh = {word for value in novel for word in _words(value)} - used
+    asking = set(named) | FUNCTION_WORDS
+    brought = [w for w in fresh if w[0].isdigit() or (w not in asking and occurs(w, text))]
     share = policy.word_share
-    return bool(fresh) and all(
+    return bool(brought) and all(
         _given(values[v], text, share) and _news_given(values[v], used, text, share) for v in novel
     )
 

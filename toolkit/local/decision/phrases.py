@@ -12,13 +12,21 @@ written without spaces — the call says "Guangzhou" (:func:`conversation_phrase
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from toolkit.wire import content_text
 
-__all__ = ["MAX_CHARS", "MAX_PHRASES", "MAX_WORDS", "conversation_phrases", "in_another_script"]
+__all__ = [
+    "MAX_CHARS",
+    "MAX_PHRASES",
+    "MAX_WORDS",
+    "conversation_phrases",
+    "in_another_script",
+    "slip_of",
+]
 
 #: Most words in a phrase of space-separated text ("New York City, NY" is four).
 MAX_WORDS = 4
@@ -93,3 +101,27 @@ def conversation_phrases(messages: Sequence[Mapping[str, Any]]) -> list[str]:
                 if len(found) >= MAX_PHRASES:
                     return list(found)
     return list(found)
+
+
+def slip_of(
+    value: Any, phrases: Sequence[str], ratio: float, taken: Collection[str] = ()
+) -> str | None:
+    """The phrase a text value is a slip of: "Cater Lake" for the question's "Crater Lake".
+
+    Args:
+        value: A text value of a call that the conversation does not mention.
+        phrases: The conversation's phrases (:func:`conversation_phrases`).
+        ratio: The least similarity (:class:`difflib.SequenceMatcher`'s ratio, case-folded)
+            of a slip to its phrase:
+            :attr:`~toolkit.local.decision.policy.ToolPolicy.slip_ratio`.
+        taken: Values, case-folded, that earlier calls used: a slip of one of them asks
+            nothing new.
+
+    Returns:
+        The closest such phrase, or ``None``.
+    """
+    if not isinstance(value, str) or not value.strip():
+        return None
+    folded = {p.casefold(): p for p in phrases if p.casefold() not in taken}
+    close = difflib.get_close_matches(value.casefold(), list(folded), n=1, cutoff=ratio)
+    return folded[close[0]] if close else None

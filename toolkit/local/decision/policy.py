@@ -25,7 +25,11 @@ probabilities at a few points, and on what the conversation already says:
    (:mod:`toolkit.local.decision.grounding`), and not when it is a chain's later step that
    puts a spent number where an earlier call's result belongs (``add(144, 7)`` after
    ``divide(144, 12)``, :mod:`toolkit.local.decision.chains`): after the result that call is
-   written with the result in the spent number's place.
+   written with the result in the spent number's place. What it brings must be a number or a
+   word of the conversation, not a function word or a word of the tools' names
+   (``route="Paris to Rome"`` after ``shortest_path("Paris", "Rome")``). One given up at a
+   slip of the user's words ("Cater Lake") is written again in the conversation's phrases
+   (:attr:`ToolPolicy.slip_ratio`).
 5. **Already answered?** A call that repeats an earlier one, asks only for what its earlier
    results already say, or (with nothing of the question left waiting) asks another tool
    what this turn already asked, is redundant; the next most likely tool is tried instead
@@ -81,6 +85,7 @@ _PROBABILITIES = (
     "waiting_alternative_threshold",
     "foreign_call_threshold",
     "sure_call_threshold",
+    "slip_ratio",
 )
 
 
@@ -119,6 +124,13 @@ class ToolPolicy:
             named with 0.61–0.99 (seven of them), its chit-chat with at most 0.03, and BFCL's
             irrelevance dev split's near misses with 0.56–0.99 (ten of 23 text-preferring cases
             over 0.5, three with a sound call, one of them over 0.9).
+        slip_ratio: An extra call given up at a text value that nobody wrote but that is this
+            close to a phrase of the conversation no call used yet (the similarity of
+            :class:`difflib.SequenceMatcher`, case-folded: "Cater Lake" for "Crater Lake" is
+            0.95) is written again with its strings made of the conversation's phrases
+            (:func:`~toolkit.local.decision.phrases.slip_of`). A letter dropped from a
+            five-letter word is 0.89; two different cities are rarely over 0.8 ("Berlin" and
+            "Bern" are 0.8, "Austin" and "Boston" 0.5).
         word_share: A multi-word argument value counts as mentioned in the conversation when
             at least this share of its words occur there as whole words.
         asked_share: An extra call of another tool that brings no value new to the answer is
@@ -184,6 +196,7 @@ class ToolPolicy:
     waiting_alternative_threshold: float = 0.0
     foreign_call_threshold: float = 0.1
     sure_call_threshold: float = 0.9
+    slip_ratio: float = 0.85
     word_share: float = 0.5
     asked_share: float = 0.5
     min_extra_call_tokens: int = 9

@@ -319,6 +319,8 @@ class CallJudge:
         self.schemas = {t["function"]["name"]: t["function"].get("parameters") for t in job.tools}
         self.required = {n: list((s or {}).get("required") or []) for n, s in self.schemas.items()}
         self.defaults = {n: defaults_of(s) for n, s in self.schemas.items()}
+        #: The words of the offered tools' names (what a value made of them asks for).
+        self.named = frozenset().union(*(_name_words(n) for n in self.schemas))
         self.question = last_question(job.messages)
         turn = job.messages[turn_start(job.messages) + 1 :]
         #: ``(tool, arguments)`` of the calls this turn made before this answer.
@@ -409,15 +411,18 @@ class CallJudge:
         by 7 and then add 16" answered ``times(12, 7)`` = 84.0, and the model writes
         ``plus(12, 7)``; the step meant is ``plus(84, 16)`` — the result in the first place
         (a chain goes on from its result: "then add", "then multiply the result by"), the
-        unused numbers in the others, in the question's order.
+        unused numbers in the others, in the question's order. The result written in every
+        place is the same fault: "What do 3 tickets cost?" answered 120 a ticket, and the
+        model writes ``multiply(120, 120)`` for ``multiply(120, 3)``.
 
         Args:
             call: The call (OpenAI-shaped).
 
         Returns:
-            The new arguments; ``None`` unless the call's numbers are all spent, it has one
-            top-level number place for the latest result (which states one number) and
-            each unused number, and the question still holds unused numbers.
+            The new arguments; ``None`` unless the call's numbers are all spent or the
+            latest result (which states one number), none of them unused, it has one
+            top-level number place for that result and each unused number, and the question
+            still holds unused numbers.
         """
         if not self.auto or not self.turn_calls:
             return None
@@ -429,9 +434,12 @@ class CallJudge:
         latest = written_numbers(results[-1]) if results else []
         question = self.question.casefold()
         waiting = sorted(self.unused, key=lambda n: first_stated(n, question))
-        if not waiting or not places or not mine <= spent or len(latest) != 1:
+        if not waiting or not places or len(latest) != 1:
             return None
-        if len(places) != 1 + len(waiting) or abs(float(latest[0])) in mine:
+        result = abs(float(latest[0]))
+        if not mine <= spent | {result} or mine & {abs(n) for n in waiting}:
+            return None  # a number of its own, or it takes a waiting one: a step of its own
+        if len(places) != 1 + len(waiting):
             return None
         values = [float(latest[0]), *waiting]
         written = dict(arguments)
