@@ -472,9 +472,9 @@ class CallWriter:
                 continue  # any call of these tools would be doomed at a number nobody gave
             dooming.clear()
             pieces, generation, found, given_up = self._attempt(context, probe, doomed, names)
-            if given_up and dooming and self._slipped(dooming[0], previous):
+            phrases = self._slip_phrases(dooming[0], previous) if given_up and dooming else None
+            if phrases:
                 # "Cater Lake" for the question's "Crater Lake": written again in its phrases
-                phrases = conversation_phrases(self.job.messages)
                 again = calls_grammar(
                     self.job.tools,
                     names=names,
@@ -506,14 +506,14 @@ class CallWriter:
                 return pieces, generation, call
         return None
 
-    def _slipped(self, value: Any, previous: list[dict[str, Any]]) -> bool:
-        """Whether a text value that doomed an extra call is a slip of a phrase of the
-        conversation that no call of the answer used (:func:`slip_of`)."""
+    def _slip_phrases(self, value: Any, previous: list[dict[str, Any]]) -> list[str] | None:
+        """The conversation's phrases when a text value that doomed an extra call is a slip
+        of one of them that no call of the answer used (:func:`slip_of`), else ``None``."""
         if not self.policy.user_words:
-            return False
+            return None
         taken = {str(v).casefold() for arguments in previous for v in leaves(arguments)}
         phrases = conversation_phrases(self.job.messages)
-        return slip_of(value, phrases, self.policy.slip_ratio, taken) is not None
+        return phrases if slip_of(value, phrases, self.policy.slip_ratio, taken) else None
 
 
 def _calls_only(events: Iterable[Event], turn: CallJudge) -> Iterator[ToolCallEvent]:
