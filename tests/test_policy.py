@@ -203,6 +203,8 @@ def test_results_nudge_restates_the_last_question() -> None:
     [
         ("m", "the maximum radius is 4cm", False),  # a letter inside a word
         ("4", "the radius is 4cm", True),  # a number before its unit
+        ("cm", "the radius is 4cm", True),  # a unit after its number
+        ("m", "a height of 4km", False),
         ("1", "between 15 and 0.1", False),  # a digit inside other numbers
         ("0.1", "at a rate of 0.1%", True),
         ("北京", "计算一下北京和西安的气温的总和", True),  # no spaces between words

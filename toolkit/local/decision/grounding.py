@@ -8,9 +8,11 @@ that dooms it). :class:`CallHistory` knows what the conversation's calls and res
 said, so that a redundant call is not executed twice.
 
 A value is *mentioned* in a text when it occurs there as a whole word or number ("m" is not in
-"maximum", "1" is not in "15" or "0.1", but "4" is in "4cm"; scripts written without spaces,
-such as Chinese, match anywhere), or, for a multi-word value, when enough of its words do
-(:attr:`~toolkit.local.decision.policy.ToolPolicy.word_share`).
+"maximum", "1" is not in "15" or "0.1", but "4" and "cm" are in "4cm"; scripts written without
+spaces, such as Chinese, match anywhere), or, for a multi-word value, when enough of its words
+do (:attr:`~toolkit.local.decision.policy.ToolPolicy.word_share`). A date is mentioned by the
+same date in another spelling: a tool's "2022-04-05" by the user's "April 5, 2022"
+(:mod:`toolkit.local.decision.dates`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
+from toolkit.local.decision.dates import says_dates
 from toolkit.local.decision.numbers import is_number, known_numbers, leaves, ungrounded_numbers
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.wire import content_text
@@ -75,8 +78,8 @@ def occurs(value: str, text: str) -> bool:
 
     An end of the value that is a Latin letter or a digit must not touch another one ("m" is
     not in "maximum", "1" is not in "15" or "0.1", but "4" is in "4cm"), except for a plural
-    ending ("banana" is in "bananas"); scripts written without spaces (Chinese, Japanese)
-    match anywhere.
+    ending ("banana" is in "bananas") and a number before a word ("cm" is in "4cm"); scripts
+    written without spaces (Chinese, Japanese) match anywhere.
 
     Args:
         value: The word or number, case-folded as ``text`` is.
@@ -98,7 +101,8 @@ def _edge(char: str) -> str:
     return "latin" if char.isascii() and char.isalnum() else "other"
 
 
-_EDGE_BEFORE = {"digit": r"(?<![0-9.])", "latin": r"(?<![A-Za-z0-9])"}
+#: Before a word a number may stand ("cm" is mentioned by "5cm").
+_EDGE_BEFORE = {"digit": r"(?<![0-9.])", "latin": r"(?<![A-Za-z])"}
 #: After a word a plural ending may follow ("banana" is mentioned by "bananas").
 _EDGE_AFTER = {"digit": r"(?![0-9]|\.[0-9])", "latin": r"(?:e?s)?(?![A-Za-z0-9])"}
 
@@ -106,9 +110,13 @@ _EDGE_AFTER = {"digit": r"(?![0-9]|\.[0-9])", "latin": r"(?:e?s)?(?![A-Za-z0-9])
 def _mentioned(value: str, text: str, share: float) -> bool:
     """Whether the text says the value whole, or ``share`` of its words; a value of words and
     numbers, every number in it too ("sculpture1" is not said by "a sculpture of 3 feet": the 1
-    is the model's; "2022-05-18", all numbers, is said by "May 18, 2022")."""
+    is the model's); a date the text states, in any spelling ("2022-04-05" is said by "April
+    5, 2022", :func:`~toolkit.local.decision.dates.says_dates`)."""
     if occurs(value, text):
         return True
+    rest = says_dates(value, text)
+    if rest is not None:  # "2022-04-05" for "April 5, 2022": its words are what else it says
+        return not _words(rest) or _mentioned(rest.strip(), text, share)
     words = _words(value)
     numbers = [w for w in words if w[0].isdigit()]
     if not words or (len(numbers) < len(words) and not all(occurs(n, text) for n in numbers)):
@@ -223,6 +231,8 @@ def _news_given(value: Any, used: set[str], text: str, share: float) -> bool:
     spelled = _spelled(value)
     if is_number(value) or occurs(spelled, text):
         return True  # a number, or the value whole ("K2", whose "k" is no word of the text)
+    rest = says_dates(spelled, text)
+    spelled = spelled if rest is None else rest  # a stated date's month name is the user's
     news = [w for w in _words(spelled) if w not in used and not w[0].isdigit()]
     return sum(occurs(word, text) for word in news) >= share * len(news)
 
@@ -430,9 +440,10 @@ def ungrounded_values(
 ) -> list[Any]:
     """The argument values of a call that the conversation never gave.
 
-    Numbers anywhere in the arguments must have been stated (:func:`ungrounded_numbers`); a
-    text argument must be mentioned, unless the tool's schema offers it (an ``enum`` or
-    ``const`` value, or the default). A call made of such values is the model's guess, not
+    Numbers anywhere in the arguments must have been stated (:func:`ungrounded_numbers`; the
+    numbers of a date the conversation states, in whatever spelling, were); a text argument
+    must be mentioned, unless the tool's schema offers it (an ``enum`` or ``const`` value, or
+    the default). A call made of such values is the model's guess, not
     the user's request: ``get_population("Tokyo")`` asked about the capital of France.
 
     Args:
@@ -445,7 +456,8 @@ def ungrounded_values(
         The ungrounded values, in order (empty for a grounded call).
     """
     properties = (parameters or {}).get("properties") or {}
-    found: list[Any] = list(ungrounded_numbers(arguments, known_numbers(text)))
+    undated = {k: _without_stated_dates(v, text) for k, v in arguments.items()}
+    found: list[Any] = list(ungrounded_numbers(undated, known_numbers(text)))
     for key, value in arguments.items():
         if not isinstance(value, str) or not value.strip():
             continue
@@ -457,6 +469,15 @@ def ungrounded_values(
         if not _mentioned(_spelled(value), text, policy.word_share):
             found.append(value)
     return found
+
+
+def _without_stated_dates(value: Any, text: str) -> Any:
+    """A text value with the dates the text states taken out (their numbers are the user's:
+    the 4 of "2022-04-05" is "April"); other values as they are."""
+    if isinstance(value, str):
+        rest = says_dates(_spelled(value), text)
+        return value if rest is None else rest
+    return value
 
 
 def unfounded_options(

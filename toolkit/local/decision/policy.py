@@ -46,7 +46,8 @@ probabilities at a few points, and on what the conversation already says:
    spent numbers again ("then add 16" answered ``plus(12, 7)``) is written again with only
    the results' and the question's unused numbers.
 6. **Grounded?** A call whose values the conversation never gave (numbers nobody stated, text
-   nobody wrote: a small model copies a tool description's examples) gives way to a tool whose
+   nobody wrote: a small model copies a tool description's examples; a date the user wrote
+   counts in any spelling, "2022-04-05" for "April 5, 2022") gives way to a tool whose
    call is grounded; after results it is written again with only the stated numbers; when no
    tool does better, one that only translated the user's words or copied a description's
    example is written again in the user's words. A text value that borrows words from its

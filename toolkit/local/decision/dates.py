@@ -1,0 +1,113 @@
+"""Dates as the conversation says them and as a call writes them. Pure.
+
+A tool wants ``check_in="2022-04-05"`` where the user wrote "April 5, 2022": the call's value
+is the user's date in another spelling, yet neither its "04" nor its "05" is a word of the
+question. :func:`dates_in` reads the calendar dates a text states — a month's name with a day
+and a year ("April 5, 2022", "5 April 2022", "Apr. 5th, 2022"), ISO ("2022-04-05",
+"2022/04/05"), slashes or dots with the year last ("04/05/2022", read both month-first and
+day-first) and Chinese ("2022年4月5日") — so that :func:`says_dates` can tell whether a value's
+dates are all the text's own.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+__all__ = ["dates_in", "says_dates"]
+
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sept", "sep"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ),
+        start=1,
+    )
+    for name in names
+}
+_MONTH = "(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r"(?P<year>\d{4})"
+_EDGE, _END = r"(?<![0-9A-Za-z])", r"(?![0-9A-Za-z])"
+
+#: Spellings of a date; ``order`` says how a numeric one's first two numbers read.
+_FORMS = [
+    (re.compile(_EDGE + _MONTH + r"\s*" + _DAY + r"\s*,?\s*(?:of\s+)?" + _YEAR + _END, re.I), ""),
+    (re.compile(_EDGE + _DAY + r"\s*(?:of\s+)?" + _MONTH + r"\s*,?\s*" + _YEAR + _END, re.I), ""),
+    (re.compile(_EDGE + _YEAR + r"[-/.](?P<a>\d{1,2})[-/.](?P<b>\d{1,2})(?![0-9])"), "ymd"),
+    (re.compile(_EDGE + r"(?P<a>\d{1,2})[/.-](?P<b>\d{1,2})[/.-]" + _YEAR + _END), "either"),
+    (re.compile(_YEAR + r"\s*年\s*(?P<a>\d{1,2})\s*月\s*(?P<b>\d{1,2})\s*[日号]?"), "ymd"),
+]
+
+
+def _dates(text: str) -> list[tuple[tuple[int, int], set[date]]]:
+    """Each date spelling in the text: its span and the dates it may mean."""
+    found: list[tuple[tuple[int, int], set[date]]] = []
+    for form, order in _FORMS:
+        for match in form.finditer(text):
+            if any(s < match.end() and match.start() < e for (s, e), _ in found):
+                continue  # part of a date already read
+            year = int(match["year"])
+            if order:
+                a, b = int(match["a"]), int(match["b"])
+                readings = [(a, b)] if order == "ymd" else [(a, b), (b, a)]
+            else:
+                readings = [(_MONTHS[match["month"].lower()], int(match["day"]))]
+            meant = set()
+            for month, day in readings:
+                try:
+                    meant.add(date(year, month, day))
+                except ValueError:
+                    continue  # no such day ("13/25/2022" read month-first)
+            if meant:
+                found.append((match.span(), meant))
+    return found
+
+
+def dates_in(text: str) -> set[date]:
+    """The calendar dates a text states (every reading of an ambiguous "04/05/2022").
+
+    Args:
+        text: Any text.
+
+    Returns:
+        The dates.
+    """
+    return {day for _, meant in _dates(text) for day in meant}
+
+
+def says_dates(value: str, text: str) -> str | None:
+    """Whether a value's dates are all dates the text states.
+
+    Args:
+        value: A call's text value ("2022-04-05", "2022-04-05 to 2022-04-15").
+        text: The conversation's text.
+
+    Returns:
+        ``None`` when the value holds no date or a date the text does not state; otherwise
+        the value with its dates taken out (what else it says, to be checked apart).
+    """
+    spans = _dates(value)
+    if not spans:
+        return None
+    stated = dates_in(text)
+    if not all(meant & stated for _, meant in spans):
+        return None
+    rest, end = [], 0
+    for (start, stop), _ in sorted(spans):
+        rest.append(value[end:start])
+        end = stop
+    rest.append(value[end:])
+    return " ".join(rest)
