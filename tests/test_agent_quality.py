@@ -31,9 +31,7 @@ toolkit's loop:
 19. a chain whose first call asks the wrong tool (the time zone of "法国", a country) ends
     with "no answer" though another tool was never tried;
 20. a chain's first step is skipped: the model fills in the looked-up value itself
-    (``get_utc_offset("Tokyo")`` asked about the capital of Japan), which nobody gave;
-21. the second call of a parallel request is a copy of the first (the first dish again,
-    asked for two recipes), so the second thing asked for is never called.
+    (``get_utc_offset("Tokyo")`` asked about the capital of Japan), which nobody gave.
 """
 
 from __future__ import annotations
@@ -45,7 +43,6 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Literal
 
 import httpx
 import openai
@@ -632,56 +629,3 @@ def test_a_result_written_twice_leaves_a_place_for_the_questions_number(local_se
     ]  # fmt: skip
     assert ("multiply", {"first": 120, "second": 3}) in calls, calls
     assert re.search(r"(?<![\d.])360(?![\d]|\.0*[1-9])", result.answer), result.answer
-
-
-# Written with a plain ``@tool``: the whole docstring is the description the model reads.
-@tool
-def find_recipe(dish: str, diet: Literal["vegan", "vegetarian", "keto", "paleo", "any"] = "any"):
-    """Search for a recipe.
-
-    Args:
-        dish: The name of the dish.
-        diet: A dietary preference.
-    """
-    return ""
-
-
-@tool
-def find_hotels(location: str, stars: int = 1, amenities: list[str] | None = None) -> str:
-    """Find hotels in a place.
-
-    Args:
-        location: The city where you want to find the hotel.
-        stars: Minimum number of stars the hotel should have.
-        amenities: Amenities the hotel should offer.
-    """
-    return "[]"
-
-
-@tool
-def book_flight(origin: str, destination: str, date: str = "") -> str:
-    """Book a flight between two cities.
-
-    Args:
-        origin: The city the flight leaves from.
-        destination: The city the flight goes to.
-        date: The date of the flight.
-    """
-    return "[]"
-
-
-def test_a_second_call_that_copies_the_first_is_steered_to_the_next_value(local_server) -> None:
-    # The model's second call is find_recipe("Beef Lasagna") again; started with any other
-    # token, it is the cake.
-    reply = _sdk(local_server).chat.completions.create(
-        model="local",
-        messages=[
-            {
-                "role": "user",
-                "content": "Search for a Beef Lasagna recipe and a Vegan Chocolate Cake recipe.",
-            }
-        ],
-        tools=[tool_schema(t) for t in (find_recipe, find_hotels, book_flight)],
-    )
-    calls = [json.loads(c.function.arguments) for c in reply.choices[0].message.tool_calls or []]
-    assert sorted(c["dish"] for c in calls) == ["Beef Lasagna", "Vegan Chocolate Cake"], calls

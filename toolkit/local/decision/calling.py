@@ -14,14 +14,11 @@ the user's words (:mod:`~toolkit.local.decision.phrases`). A first call whose te
 words from its description's example is written again without them
 (:mod:`~toolkit.local.decision.examples`). When parallel calls are allowed the model is made to
 write one more call after each, of the same tool and then of another, kept only when it is new
-and grounded; a second call that comes out a copy of the first is begun again with any token
-but the one its first text value began with. The calls returned leave out the optional
-arguments whose values nobody gave.
+and grounded. The calls returned leave out the optional arguments whose values nobody gave.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
@@ -102,20 +99,17 @@ class CallWriter:
         doomed: Doom | None = None,
         names: list[str] | None = None,
         opening: str | None = None,
-        ban: list[int] | None = None,
     ) -> tuple[list[str], Any, list[dict], bool]:
         """One call under a grammar of the tools ``names`` (default: every tool): its pieces,
         generation, calls and whether it was given up because ``doomed`` said so of a
         completed argument value. The grammar's opening (:func:`call_opening`), or the given
-        ``opening``, is written, not chosen; the first token chosen after it is none of
-        ``ban``."""
+        ``opening``, is written, not chosen."""
         generation = self.engine.generate(
             context,
             self._options(),
             grammar=grammar,
             cancel=self.cancel,
             opening=call_opening(names or self.job.tool_names) if opening is None else opening,
-            ban_first=ban,
         )
         pieces: list[str] = []
         scanner = JsonScanner(values_under="arguments", skip_prefix=True) if doomed else None
@@ -462,7 +456,6 @@ class CallWriter:
         """One more call, tried under each probe grammar; ``None`` when none is kept."""
         previous = [arguments for _, arguments in made]
         dooming: list[Any] = []  # the value that doomed the last attempt
-        copied: list[dict[str, Any]] = []  # the values of an attempt that copied a call
 
         def doomed(value: Any, written: dict[str, Any], tool: str | None) -> bool:
             exempt = turn.defaults.get(tool or "", frozenset())
@@ -471,24 +464,14 @@ class CallWriter:
                 return True
             earlier = [a for n, a in made if n == tool] + turn.history.arguments.get(tool, [])
             required = turn.required.get(tool or "", [])
-            if tool is not None and repeats(written, required, earlier, rearranged=True):
-                copied[:] = [dict(written)]
-                return True
-            return False
+            return tool is not None and repeats(written, required, earlier, rearranged=True)
 
         for probe, names in self._probes(turn, made, grammar):
             schemas = [turn.schemas.get(n) for n in names]
             if all(needs_unstated_number(s, previous, turn.grounding) for s in schemas):
                 continue  # any call of these tools would be doomed at a number nobody gave
             dooming.clear()
-            copied.clear()
             pieces, generation, found, given_up = self._attempt(context, probe, doomed, names)
-            if given_up and copied and len(made) == 1 and self.policy.steer_copies:
-                # "Paris" again, asked for hotels "in Paris, France and New York, USA": the
-                # copy's first text value is started with another token
-                steered = self._steered(context, probe, doomed, names, generation, copied[0])
-                if steered is not None:
-                    pieces, generation, found, given_up = steered
             phrases = self._slip_phrases(dooming[0], previous) if given_up and dooming else None
             if phrases:
                 # "Cater Lake" for the question's "Crater Lake": written again in its phrases
@@ -521,37 +504,6 @@ class CallWriter:
                 and turn.asks_for(tool, called)
             ):
                 return pieces, generation, call
-        return None
-
-    def _steered(
-        self,
-        context: list[int],
-        grammar: str,
-        doomed: Doom,
-        names: list[str],
-        generation: Any,
-        copy: dict[str, Any],
-    ) -> tuple[list[str], Any, list[dict], bool] | None:
-        """An extra call that was a copy of an earlier one, written again up to its first
-        text value and continued with any token but the one the copy's value began with
-        (:attr:`ToolPolicy.steer_copies`); ``None`` when the copy has no text value or the
-        opening would not be written (the ban would fall on the call's first token)."""
-        key = next((k for k, v in copy.items() if isinstance(v, str) and v.strip()), None)
-        scored = self._options().top_logprobs is not None
-        if key is None or scored or not self.engine.write_openings:
-            return None
-        pieces = [self.engine.piece(t) for t in generation.tokens]
-        written = b"".join(pieces)
-        marker = f'{json.dumps(key, ensure_ascii=False)}: "'.encode()
-        at = written.find(marker, max(0, written.find(b'"arguments"')))
-        if at < 0:
-            return None
-        start, spent = at + len(marker), 0  # where the copied value begins
-        for token, piece in zip(generation.tokens, pieces, strict=True):
-            if spent + len(piece) > start:  # the token that begins the value (or holds its start)
-                opening = written[:spent].decode(errors="ignore")
-                return self._attempt(context, grammar, doomed, names, opening, [token])
-            spent += len(piece)
         return None
 
     def _slip_phrases(self, value: Any, previous: list[dict[str, Any]]) -> list[str] | None:

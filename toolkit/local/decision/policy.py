@@ -29,8 +29,7 @@ probabilities at a few points, and on what the conversation already says:
    word of the conversation, not a function word or a word of the tools' names
    (``route="Paris to Rome"`` after ``shortest_path("Paris", "Rome")``). One given up at a
    slip of the user's words ("Cater Lake") is written again in the conversation's phrases
-   (:attr:`ToolPolicy.slip_ratio`); a second call that copies the first is begun again with
-   another token (:attr:`ToolPolicy.steer_copies`).
+   (:attr:`ToolPolicy.slip_ratio`).
 5. **Already answered?** A call that repeats an earlier one, asks only for what its earlier
    results already say, or (with nothing of the question left waiting) asks another tool
    what this turn already asked, is redundant; the next most likely tool is tried instead
@@ -174,11 +173,6 @@ class ToolPolicy:
             Mount Fuji, after 'e.g. "Everest"') is written again with
             its strings made of the conversation's phrases
             (:mod:`toolkit.local.decision.phrases`).
-        steer_copies: When the second call of an answer comes out a copy of the first
-            ("Paris" again, asked for hotels "in Paris, France and New York, USA"), write it
-            again up to its first text value and let the model go on with any token but the
-            one the copy's value began with: the value it would write next. Kept only if it
-            then asks for something new, as any extra call.
         leave_out_guesses: Leave out of a call the model chose to make its optional
             arguments whose values the conversation never gave (``start_year=1789`` asked
             about Lincoln's presidency): the tool's default applies instead of a guess.
@@ -216,7 +210,6 @@ class ToolPolicy:
     own_words: bool = True
     leave_out_guesses: bool = True
     user_words: bool = True
-    steer_copies: bool = True
     answer_step: bool = True
     answer_when_combined: bool = True
     compare_results: bool = True

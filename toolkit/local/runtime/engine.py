@@ -284,13 +284,11 @@ class Engine(Vocabulary):
             options: Sampling options.
             grammar: GBNF text constraining the output, or ``None``.
             cancel: Set it to stop early (e.g. the client went away).
-            ban_first: Token ids the first token the model chooses may not be (the first
-                after a written ``opening``).
-            opening: Text the output starts with, known in advance (what the grammar forces,
-                or what the caller wants written): its tokens are written, not chosen, and
-                evaluated with the prompt in one batch. They are part of the output and its
-                counts. Ignored when log-probabilities are asked for (a written token has
-                none) or when the engine does not write openings.
+            ban_first: Token ids the first generated token may not be.
+            opening: Text the output starts with, known in advance (what the grammar forces):
+                its tokens are written, not chosen, and evaluated with the prompt in one batch.
+                They are part of the output and its counts. Ignored when log-probabilities
+                are asked for (a written token has none) or with ``ban_first``.
 
         Returns:
             A :class:`Generation`; iterating it yields text pieces, and its counts and
@@ -302,7 +300,7 @@ class Engine(Vocabulary):
         """
         scored = options.top_logprobs is not None
         budget = max(0, min(options.max_tokens, self.n_ctx - len(tokens)))
-        writes = opening and self.write_openings and not scored
+        writes = opening and self.write_openings and not scored and ban_first is None
         written = self.tokenize(opening, bos=False) if writes else []
         written = written[: max(0, budget - 1)]
         compiled = self._grammar(grammar) if grammar else None
