@@ -31,7 +31,10 @@ toolkit's loop:
 19. a chain whose first call asks the wrong tool (the time zone of "法国", a country) ends
     with "no answer" though another tool was never tried;
 20. a chain's first step is skipped: the model fills in the looked-up value itself
-    (``get_utc_offset("Tokyo")`` asked about the capital of Japan), which nobody gave.
+    (``get_utc_offset("Tokyo")`` asked about the capital of Japan), which nobody gave;
+21. a date the user wrote in words ("July 9, 2023") is taken, in the tool's spelling
+    ("2023-07-09"), for a date nobody gave, and the call that holds it is never made;
+22. a unit written onto its number ("4cm") is taken for a guess and left out.
 """
 
 from __future__ import annotations
@@ -629,3 +632,49 @@ def test_a_result_written_twice_leaves_a_place_for_the_questions_number(local_se
     ]  # fmt: skip
     assert ("multiply", {"first": 120, "second": 3}) in calls, calls
     assert re.search(r"(?<![\d.])360(?![\d]|\.0*[1-9])", result.answer), result.answer
+
+
+_ROOM = _function(
+    "check_room",
+    "Check whether a hotel has a free room between two dates.",
+    {
+        "hotel": {"type": "string", "description": "The hotel's name."},
+        "city": {"type": "string", "description": "The city the hotel is in."},
+        "check_in": {"type": "string", "description": "The first night, as YYYY-MM-DD."},
+        "check_out": {"type": "string", "description": "The day of leaving, as YYYY-MM-DD."},
+    },
+    ["hotel", "city", "check_in", "check_out"],
+)
+
+
+def test_the_users_dates_in_the_tools_spelling_are_the_users(local_server) -> None:
+    # The second stay's "2023-07-09" has no 07 or 09 the question wrote ("July 9, 2023"): the
+    # second call was given up as the model's invention, and the second hotel never asked.
+    question = (
+        "Is there a room at the Grand Palace in Vienna from June 3, 2023 to June 7, 2023, "
+        "and at the Lakeside Inn in Geneva from July 9, 2023 to July 12, 2023?"
+    )
+    calls = _sdk_calls(local_server, question, _ROOM)
+    stays = sorted((c["city"], c["check_in"], c["check_out"]) for c in calls)
+    assert stays == [
+        ("Geneva", "2023-07-09", "2023-07-12"),
+        ("Vienna", "2023-06-03", "2023-06-07"),
+    ], calls
+
+
+_CIRCLE = _function(
+    "circle_area",
+    "Compute the area of a circle.",
+    {
+        "radius": {"type": "number", "description": "The radius."},
+        "unit": {"type": "string", "description": "The unit of the radius. Default is m."},
+    },
+    ["radius"],
+)
+
+
+def test_a_unit_written_onto_its_number_is_the_users(local_server) -> None:
+    # "cm" of "4cm" was no word of the question: the optional unit counted as a guess and was
+    # left out, so the tool would have computed in metres.
+    calls = _sdk_calls(local_server, "What is the area of a circle with a radius of 4cm?", _CIRCLE)
+    assert calls == [{"radius": 4, "unit": "cm"}], calls
