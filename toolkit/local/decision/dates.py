@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from functools import lru_cache
 
 __all__ = ["dates_in", "says_dates"]
 
@@ -76,16 +77,17 @@ def _dates(text: str) -> list[tuple[tuple[int, int], set[date]]]:
     return found
 
 
-def dates_in(text: str) -> set[date]:
+@lru_cache(maxsize=64)
+def dates_in(text: str) -> frozenset[date]:
     """The calendar dates a text states (every reading of an ambiguous "04/05/2022").
 
     Args:
-        text: Any text.
+        text: Any text (a conversation's is read once for all the values checked against it).
 
     Returns:
         The dates.
     """
-    return {day for _, meant in _dates(text) for day in meant}
+    return frozenset(day for _, meant in _dates(text) for day in meant)
 
 
 def says_dates(value: str, text: str) -> str | None:
