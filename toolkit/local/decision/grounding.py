@@ -443,8 +443,8 @@ def ungrounded_values(
     Numbers anywhere in the arguments must have been stated (:func:`ungrounded_numbers`; the
     numbers of a date the conversation states, in whatever spelling, were); a text argument
     must be mentioned, unless the tool's schema offers it (an ``enum`` or ``const`` value, or
-    the default). A call made of such values is the model's guess, not
-    the user's request: ``get_population("Tokyo")`` asked about the capital of France.
+    the default). A call made of such values is the model's guess, not the user's request:
+    ``get_population("Tokyo")`` asked about the capital of France.
 
     Args:
         arguments: The call's arguments.
