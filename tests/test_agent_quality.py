@@ -34,7 +34,9 @@ toolkit's loop:
     (``get_utc_offset("Tokyo")`` asked about the capital of Japan), which nobody gave;
 21. a date the user wrote in words ("July 9, 2023") is taken, in the tool's spelling
     ("2023-07-09"), for a date nobody gave, and the call that holds it is never made;
-22. a unit written onto its number ("4cm") is taken for a guess and left out.
+22. a unit written onto its number ("4cm") is taken for a guess and left out;
+23. a value the tool refuses in the form it was written (a plural, a title in its 《》, two
+    items as one value) is given up, though the conversation holds the form the tool keys.
 """
 
 from __future__ import annotations
@@ -678,3 +680,94 @@ def test_a_unit_written_onto_its_number_is_the_users(local_server) -> None:
     # left out, so the tool would have computed in metres.
     calls = _sdk_calls(local_server, "What is the area of a circle with a radius of 4cm?", _CIRCLE)
     assert calls == [{"radius": 4, "unit": "cm"}], calls
+
+
+_PANTRY = {"dumpling": "12 minutes", "noodle": "4 minutes"}
+
+
+@tool(parse_docstring=True)
+def cooking_time(dish: str) -> str:
+    """Get how long a dish takes to cook.
+
+    Args:
+        dish: The dish.
+    """
+    if dish not in _PANTRY:
+        raise ToolException(f"No dish named {dish!r} in the cookbook.")
+    return _PANTRY[dish]
+
+
+_SHELF = {"bolts": 40, "nuts": 65, "washers": 120}
+
+
+@tool(parse_docstring=True)
+def count_parts(part: str) -> int:
+    """Count the parts of one kind in the workshop.
+
+    Args:
+        part: The kind of part.
+    """
+    if part not in _SHELF:
+        raise ToolException(f"No part called {part!r} on the shelves.")
+    return _SHELF[part]
+
+
+def _refused(question: str, tool_: object, arguments: dict) -> list[dict]:
+    """The conversation after the model called ``tool_`` with ``arguments`` and it refused."""
+    call = {
+        "id": "call_1",
+        "type": "function",
+        "function": {"name": tool_.name, "arguments": json.dumps(arguments)},
+    }
+    try:
+        tool_.invoke(arguments)
+    except ToolException as exc:
+        refusal = f"Error: {exc}"
+    else:
+        raise AssertionError(f"{tool_.name} does not refuse {arguments}")
+    return [
+        {"role": "user", "content": question},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "call_1", "content": refusal},
+    ]
+
+
+def _next_calls(local_server, messages: list[dict], tool_: object) -> list[dict]:
+    reply = _sdk(local_server).chat.completions.create(
+        model="local", messages=messages, tools=[tool_schema(tool_)]
+    )
+    calls = reply.choices[0].message.tool_calls or []
+    return [json.loads(call.function.arguments) for call in calls]
+
+
+def test_a_refused_plural_is_tried_again_in_the_singular(local_server) -> None:
+    # The cookbook keys its dishes in the singular: after "dumplings" was refused the model
+    # answered that the cooking time could not be found.
+    messages = _refused("How long do dumplings take to cook?", cooking_time, {"dish": "dumplings"})
+    assert _next_calls(local_server, messages, cooking_time) == [{"dish": "dumpling"}]
+
+
+def test_two_parts_refused_as_one_value_are_asked_for_one_by_one(local_server) -> None:
+    # "bolts and nuts" as one part was refused; the model gave up.
+    question = "How many bolts and nuts are in the workshop altogether?"
+    messages = _refused(question, count_parts, {"part": "bolts and nuts"})
+    calls = _next_calls(local_server, messages, count_parts)
+    assert sorted(c["part"] for c in calls) == ["bolts", "nuts"], calls
+
+
+def test_a_title_refused_with_its_brackets_is_looked_up_without_them(local_server) -> None:
+    # The loop end to end: the poem is asked with its 《》, which the catalogue does not hold.
+    @tool(parse_docstring=True)
+    def poem_author(title: str) -> str:
+        """Find who wrote a classical poem.
+
+        Args:
+            title: The poem's title.
+        """
+        authors = {"登鹳雀楼": "王之涣", "春晓": "孟浩然"}
+        if title not in authors:
+            raise ToolException(f"No poem titled {title!r} in the catalogue.")
+        return authors[title]
+
+    messages = _refused("《春晓》是谁写的？", poem_author, {"title": "《春晓》"})
+    assert _next_calls(local_server, messages, poem_author) == [{"title": "春晓"}]

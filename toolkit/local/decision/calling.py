@@ -37,6 +37,7 @@ from toolkit.local.decision.grounding import (
 from toolkit.local.decision.numbers import known_numbers, leaves, number_spellings, numbers_of
 from toolkit.local.decision.phrases import conversation_phrases, slip_of
 from toolkit.local.decision.policy import ToolPolicy
+from toolkit.local.decision.retries import failure_to_retry, forms_of
 from toolkit.local.decision.turn import (
     CallJudge,
     has_results,
@@ -163,7 +164,13 @@ class CallWriter:
             if names
         ]
 
-    def calls(self, name: str | None, *, sound_only: bool = False) -> Iterator[Event]:
+    def calls(
+        self,
+        name: str | None,
+        *,
+        sound_only: bool = False,
+        first: tuple[list[str], Any, list[dict]] | None = None,
+    ) -> Iterator[Event]:
         """Calls, one ``<tool_call>`` block at a time.
 
         With ``tool_choice="auto"`` a first call that repeats one the conversation already
@@ -178,12 +185,15 @@ class CallWriter:
         optional arguments whose values nobody gave (:meth:`CallJudge.without_guesses`).
         With ``sound_only`` (the model preferred text), a first call is made only when it is
         sound — no repeat, every value one the conversation gave — else the answer is the
-        checked text answer the model preferred.
+        checked text answer the model preferred. A ``first`` call already written (a failed
+        call tried again: :meth:`failure_retried`) opens the answer instead.
         """
         job = self.job
         turn = CallJudge(job, self.policy, auto=name is None and job.tool_choice == "auto")
         grammar = calls_grammar(job.tools, names=[name] if name else None, max_calls=1)
-        first = self._first_call(turn, grammar, [name] if name else None, sound_only)
+        retried = first is not None
+        if first is None:
+            first = self._first_call(turn, grammar, [name] if name else None, sound_only)
         if first is None and sound_only:
             yield from self.checked_text()
             return
@@ -204,7 +214,8 @@ class CallWriter:
         newline = self.engine.tokenize("\n", bos=False)
         # One more call is probed for in a turn's first step, or while numbers stated in the
         # question or the results wait for a call to use them.
-        first_step = not has_results(job.messages[turn_start(job.messages) :])
+        # A failed call tried again is a first step again ("bolts and gears" as "bolts").
+        first_step = retried or not has_results(job.messages[turn_start(job.messages) :])
         more = name is None and job.parallel_tool_calls and len(found) == 1
         more = more and (first_step or bool(_unused_after(job.messages, found)))
         while more and generation.finish_reason == "stop" and len(made) < self.policy.max_calls:
@@ -426,6 +437,41 @@ class CallWriter:
             return None
         return pieces, generation, found
 
+    def failure_retried(self) -> tuple[list[str], Any, list[dict]] | None:
+        """After results, a call of the last step that failed at a text value
+        (:func:`~toolkit.local.decision.retries.failure_to_retry`) written again with its
+        strings confined to the other forms of its values
+        (:func:`~toolkit.local.decision.retries.forms_of`: ``get_stock("widgets")`` after
+        ``get_stock("widget")`` failed, asked about "widgets"); kept when it is no repeat
+        and each value it changed is one of those forms — a form of a value the model chose
+        to call with, so no other grounding is asked of it — else ``None``."""
+        if not self.policy.retry_failures or self.job.tool_choice != "auto":
+            return None
+        failure = failure_to_retry(self.job.messages)
+        if failure is None:
+            return None
+        tool, arguments = failure
+        refused = [v for v in leaves(arguments) if isinstance(v, str)]
+        said = conversation_phrases(self.job.messages)
+        forms = [f for v in refused for f in forms_of(v, said, self.policy.slip_ratio)]
+        if not forms:
+            return None  # the conversation holds no other form of the values it failed with
+        # The strings the call may hold: the forms, and, when it has more than one, its own
+        # (which of them the tool refused is not known; the call again as it was is a repeat).
+        phrases = list(dict.fromkeys([*forms, *(refused if len(refused) > 1 else [])]))
+        turn = CallJudge(self.job, self.policy, auto=True)
+        grammar = calls_grammar(self.job.tools, names=[tool], max_calls=1, phrases=phrases)
+        pieces, generation, found, doomed = self._attempt(
+            self.tokens, grammar, turn.repeat_doom, [tool]
+        )
+        if doomed or len(found) != 1 or turn.history.redundant(found[0]):
+            return None
+        again = pieces, generation, found
+        written = arguments_of(found[0])
+        changed = [v for k, v in written.items() if v != arguments.get(k)]
+        reworded = set(written) <= set(arguments) and all(v in forms for v in changed)
+        return again if changed and reworded else None
+
     def _grounded_retry(
         self, turn: CallJudge, tool: str, call: dict[str, Any], retried: set[str]
     ) -> tuple[list[str], Any, list[dict]] | None:
@@ -462,7 +508,7 @@ class CallWriter:
             if rules_out_extra_call(value, previous, turn.grounding, self.policy, exempt):
                 dooming[:] = [value]
                 return True
-            earlier = [a for n, a in made if n == tool] + turn.history.arguments.get(tool, [])
+            earlier = [a for n, a in made if n == tool] + turn.history.answered.get(tool, [])
             required = turn.required.get(tool or "", [])
             return tool is not None and repeats(written, required, earlier, rearranged=True)
 

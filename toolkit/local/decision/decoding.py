@@ -140,7 +140,10 @@ def answer(
         if decoder.p_text < policy.text_threshold or not answered:
             decoder.measure_names()
         p_name = 1.0 if decoder.p_name is None else decoder.p_name
-        if answered and (
+        retry = decoder.failure_retried() if answered else None
+        if retry is not None:
+            yield from decoder.calls(None, first=retry)  # a failed value in another form
+        elif answered and (
             unused_numbers(job.messages)  # the question still has numbers no step has used
             or untried_after_failures(job.messages, job.tool_names)  # another tool may help
         ):

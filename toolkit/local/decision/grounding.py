@@ -34,6 +34,7 @@ __all__ = [
     "arguments_of",
     "conversation_text",
     "defaults_of",
+    "is_error",
     "needs_unstated_number",
     "occurs",
     "repeats",
@@ -374,6 +375,19 @@ def _signature(name: Any, arguments: Any) -> tuple[str, str]:
     return str(name), json.dumps(arguments, sort_keys=True, ensure_ascii=False)
 
 
+def is_error(result: str) -> bool:
+    """Whether a tool result's text is an error (``Error: ...``, as the loop's executor,
+    LangGraph's tool node and the seed's defensive loop write them).
+
+    Args:
+        result: The result's text.
+
+    Returns:
+        True for an error.
+    """
+    return result.lstrip().startswith("Error")
+
+
 class CallHistory:
     """The calls a conversation already made, and what their results said.
 
@@ -398,6 +412,8 @@ class CallHistory:
         self._values: dict[str, set[str]] = {}
         self._results: dict[str, list[str]] = {}
         names_by_id: dict[str, str] = {}
+        failed: set[str] = set()
+        made: list[tuple[str, str, dict[str, Any]]] = []
         for message in messages:
             if message.get("role") == "assistant":
                 for call in message.get("tool_calls") or []:
@@ -408,10 +424,20 @@ class CallHistory:
                     self.arguments.setdefault(name, []).append(arguments)
                     self._values.setdefault(name, set()).update(map(_spelled, leaves(arguments)))
                     names_by_id[str(call.get("id"))] = name
+                    made.append((str(call.get("id")), name, arguments))
             elif message.get("role") == "tool":
+                if is_error(content_text(message.get("content"))):
+                    failed.add(str(message.get("tool_call_id")))
+                    continue  # an error that repeats a value answers nothing about it
                 name = names_by_id.get(str(message.get("tool_call_id")), "")
                 text = conversation_text([message])
                 self._results.setdefault(name, []).append(text)
+        #: The arguments of the calls whose result was no error, by tool name: a call that
+        #: failed asked for nothing yet ("gears" after "bolts and gears" failed is new).
+        self.answered: dict[str, list[dict[str, Any]]] = {}
+        for call_id, name, arguments in made:
+            if call_id not in failed:
+                self.answered.setdefault(name, []).append(arguments)
 
     def redundant(self, call: Mapping[str, Any]) -> bool:
         """Whether the conversation already holds the answer to a call.

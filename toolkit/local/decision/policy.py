@@ -59,6 +59,12 @@ probabilities at a few points, and on what the conversation already says:
    tools), may state only numbers that were stated (a minus sign it drops is put back), and
    may not hold call JSON. A comparison the question asks of looked-up numbers is written
    out for it (:attr:`ToolPolicy.compare_results`).
+8. **Refused?** A call of the last step that a tool refused at a text value is written once
+   more in another form of that value — without the quotes or brackets around it, its last
+   word in the other number, one item of a list written as one value, or a phrase of the
+   conversation that is a slip of it — when there is one (:attr:`ToolPolicy.retry_failures`,
+   :mod:`toolkit.local.decision.retries`); an error that repeats a value answers nothing
+   about it, so the list's other items may follow as extra calls.
 
 :mod:`toolkit.local.decision.decoding` turns these into decoding.
 """
@@ -185,6 +191,14 @@ class ToolPolicy:
             (:func:`~toolkit.local.decision.turn.results_combined`): the small model asks
             for the call it just made again (``add(6, 5)`` once it answered 11), and each
             such attempt is generated before it can be refused.
+        retry_failures: After results, a call of the last step that failed at a text value
+            is written once more with its strings confined to the other forms of its values
+            (:func:`~toolkit.local.decision.retries.forms_of`: without the quotes or brackets
+            around it, the last word's number changed, an item of a list written as one
+            value, a phrase of the conversation that is a slip of it by :attr:`slip_ratio`),
+            and made when it is no repeat: ``get_stock("widgets")`` after
+            ``get_stock("widget")`` failed, asked about "widgets"; a title without the 《》 it
+            was quoted in. A tool that fails at the new form too is not tried again.
         label_results: Show each tool result to the model prefixed by the call it answers
             (``add(x=6, y=5) = 11``), a departure from the stock template that keeps a small
             model from answering with the wrong result.
@@ -207,6 +221,7 @@ class ToolPolicy:
     drop_repeated_calls: bool = True
     forbidden_in_text: tuple[str, ...] = ('"name', '"arguments', '"parameters', "'name'")
     label_results: bool = True
+    retry_failures: bool = True
     own_words: bool = True
     leave_out_guesses: bool = True
     user_words: bool = True

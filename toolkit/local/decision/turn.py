@@ -27,6 +27,7 @@ from toolkit.local.decision.grounding import (
     arguments_of,
     conversation_text,
     defaults_of,
+    is_error,
     repeats,
     unfounded_options,
     ungrounded_values,
@@ -158,19 +159,6 @@ def has_results(messages: Sequence[Mapping[str, Any]]) -> bool:
         True when a ``role="tool"`` message is there.
     """
     return any(message.get("role") == "tool" for message in messages)
-
-
-def is_error(result: str) -> bool:
-    """Whether a tool result's text is an error (``Error: ...``, as the loop's executor,
-    LangGraph's tool node and the seed's defensive loop write them).
-
-    Args:
-        result: The result's text.
-
-    Returns:
-        True for an error.
-    """
-    return result.lstrip().startswith("Error")
 
 
 def failed(message: Mapping[str, Any]) -> bool:

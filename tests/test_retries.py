@@ -1,0 +1,113 @@
+"""A call that failed at a text value, and the forms of it worth one more try."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from toolkit.local.decision.grounding import CallHistory
+from toolkit.local.decision.phrases import conversation_phrases
+from toolkit.local.decision.policy import ToolPolicy
+from toolkit.local.decision.retries import failure_to_retry, forms_of, is_form_of, parts_of
+
+RATIO = ToolPolicy().slip_ratio
+
+
+def _call(call_id: str, name: str, **arguments: object) -> dict:
+    return {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False)},
+    }
+
+
+def _turn(question: str, *steps: list[tuple[dict, str]]) -> list[dict]:
+    messages: list[dict] = [{"role": "user", "content": question}]
+    for step in steps:
+        messages.append({"role": "assistant", "content": "", "tool_calls": [c for c, _ in step]})
+        messages += [{"role": "tool", "tool_call_id": c["id"], "content": r} for c, r in step]
+    return messages
+
+
+@pytest.mark.parametrize(
+    ("value", "failed", "expected"),
+    [
+        ("寒江雪", "《寒江雪》", True),  # the brackets it was quoted in
+        ("widgets", "widget", True),  # a slip within the word
+        ("Crater Lake", "Cater Lake", True),
+        ("bolts", "bolts and gears", True),  # an item of the list it joins
+        ("gears", "bolts and gears", True),
+        ("螺母", "螺丝和螺母", True),
+        ("bolts and", "bolts and gears", False),  # not an item
+        ("spring", "spring rolls", False),  # some of its words, not an item
+        ("Xiamen", "Xiamen North", False),
+        ("in Paris", "Paris", False),  # a word added
+        ("widget' in", "widget", False),  # an error message's words around it
+        ("Berlin", "Paris", False),  # another value
+        ("widget", "widget", False),  # the same value
+        ("", "widget", False),
+    ],
+)
+def test_a_form_of_a_refused_value(value: str, failed: str, expected: bool) -> None:
+    assert is_form_of(value, failed, RATIO) is expected
+
+
+def test_the_forms_worth_trying_are_the_bare_value_and_the_conversations_forms_of_it() -> None:
+    messages = _turn(
+        "How many widgets are in stock?",
+        [(_call("c1", "get_stock", item="widget"), "Error: No item named 'widget'.")],
+    )
+    phrases = conversation_phrases(messages)
+    assert forms_of("widget", phrases, RATIO) == ["widgets"]
+    assert forms_of("《寒江雪》", [], RATIO) == ["寒江雪"]
+    assert forms_of("screws", conversation_phrases(_turn("How many screws?")), RATIO) == ["screw"]
+    assert forms_of("spring rolls", [], RATIO) == ["spring roll"]
+    assert forms_of("berries", [], RATIO) == ["berry"]
+    assert forms_of("boxes", [], RATIO) == ["box", "boxe"]
+    assert forms_of("bolts and gears", [], RATIO) == ["bolts", "gears"]
+    assert forms_of("寒江雪", [], RATIO) == []  # nothing to change
+    assert forms_of("Paris", [], RATIO) == []  # a name has no plural
+    assert forms_of("Xiamen North", [], RATIO) == []
+
+
+def test_the_parts_of_a_value_that_lists_items() -> None:
+    assert parts_of("bolts and gears") == ["bolts", "gears"]
+    assert parts_of("Dune, Hamlet") == ["Dune", "Hamlet"]
+    assert parts_of("螺丝、螺母") == ["螺丝", "螺母"]
+    assert parts_of("Andorra") == []  # "and" inside a word joins nothing
+    assert parts_of("spring rolls") == []
+
+
+def test_the_last_steps_failed_call_with_a_text_value_is_retried() -> None:
+    failed = _call("c1", "get_stock", item="widget")
+    messages = _turn("How many widgets?", [(failed, "Error: No item named 'widget'.")])
+    assert failure_to_retry(messages) == ("get_stock", {"item": "widget"})
+
+
+def test_a_call_that_succeeded_or_has_no_text_is_not_retried() -> None:
+    ok = _turn("How many widgets?", [(_call("c1", "get_stock", item="widgets"), "120")])
+    assert failure_to_retry(ok) is None
+    numbers = _turn("Divide 1 by 0", [(_call("c1", "divide", a=1, b=0), "Error: division by 0")])
+    assert failure_to_retry(numbers) is None
+
+
+def test_a_tool_that_failed_twice_this_turn_is_not_retried_again() -> None:
+    first = (_call("c1", "get_stock", item="widget"), "Error: No item named 'widget'.")
+    second = (_call("c2", "get_stock", item="widgets"), "Error: No item named 'widgets'.")
+    assert failure_to_retry(_turn("How many widgets?", [first], [second])) is None
+
+
+def test_an_earlier_step_that_failed_is_not_the_last_steps() -> None:
+    failed = (_call("c1", "get_stock", item="widget"), "Error: No item named 'widget'.")
+    answered = (_call("c2", "add", x=1, y=2), "3")
+    assert failure_to_retry(_turn("How many widgets?", [failed], [answered])) is None
+
+
+def test_a_failed_result_answers_nothing_about_the_values_it_repeats() -> None:
+    failed = (_call("c1", "get_stock", item="bolts and gears"), "Error: No 'bolts and gears'.")
+    history = CallHistory(_turn("How many bolts and gears?", [failed]))
+    bolts = _call("c2", "get_stock", item="bolts")
+    assert not history.redundant(bolts)  # the error names bolts, but says nothing of them
+    assert history.answered == {}  # and the failed call asked for nothing yet
+    assert history.redundant(failed[0])  # the same call again is still a repeat

@@ -1,0 +1,162 @@
+"""A call that failed at a text value, and the forms of that value worth one more try. Pure.
+
+A lookup tool keys its data one way and the user writes another: "How many widgets are in
+stock?" asked as ``get_stock(item="widget")`` of a tool whose data says "widgets", a dish asked
+in the plural of a recipe book that keys it in the singular, a title asked with the 《》 it was
+quoted in, two items asked in one value ("bolts and gears"). The tool's error comes back; the
+small model then answers that nothing could be found — or invents the fact. A person would try
+the value once more in another form. :func:`failure_to_retry` finds such a call in the turn's
+last step; the decoder writes it again with its strings confined to the other forms of its
+values (:func:`forms_of`), and the answer's extra calls may follow it (the gears after the
+bolts).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from toolkit.local.decision.grounding import arguments_of
+from toolkit.local.decision.numbers import leaves
+from toolkit.local.decision.turn import failed, turn_start
+
+__all__ = ["failure_to_retry", "forms_of", "is_form_of", "parts_of"]
+
+#: A word: letters and digits of any script.
+_WORD = re.compile(r"\w+")
+#: What is around a value's words: quotes, brackets, spaces.
+_ENDS = re.compile(r"^\W+|\W+$")
+#: What joins the items of a list written as one value ("bolts and gears", "螺丝和螺母").
+_JOINER = re.compile(r"\s*(?:[,，、;；&/]|\b(?:and|or)\b|[和与及或])\s*", re.IGNORECASE)
+#: A last word in the Latin script, in lower case (a common noun: not "Paris", "North"), long
+#: enough to have a plural ending.
+_LAST_WORD = re.compile(r"(?<![A-Za-z])([a-z]{3,})$")
+
+
+def _letters(text: str) -> str:
+    """The text's letters and digits, case-folded ("《寒江雪》" → "寒江雪")."""
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def parts_of(value: str) -> list[str]:
+    """The items of a value that lists several ("bolts and gears" → bolts, gears).
+
+    Args:
+        value: A text value.
+
+    Returns:
+        Its parts when it joins two or more (each with words), else ``[]``.
+    """
+    parts = [_ENDS.sub("", p) for p in _JOINER.split(value)]
+    return parts if len(parts) > 1 and all(_letters(p) for p in parts) else []
+
+
+def _inflected(value: str) -> list[str]:
+    """The value with its last word's number changed ("spring rolls" → "spring roll",
+    "berries" → "berry", "widget" → "widgets"), when that word is in lower case."""
+    last = _LAST_WORD.search(value)
+    if last is None:
+        return []
+    head, word = value[: last.start()], last.group(1)
+    lower = word.casefold()
+    if lower.endswith("ies"):
+        words = [word[:-3] + "y"]
+    elif lower.endswith("es"):
+        words = [word[:-2], word[:-1]]
+    elif lower.endswith("s") and not lower.endswith("ss"):
+        words = [word[:-1]]
+    else:
+        words = [word + "s"]
+    return [head + w for w in words]
+
+
+def is_form_of(value: str, failed_value: str, ratio: float) -> bool:
+    """Whether ``value`` is another form of a value a tool refused.
+
+    It is when it differs from it only in case and punctuation ("寒江雪" for "《寒江雪》"), when
+    it has as many words and their letters are this close (:class:`difflib.SequenceMatcher`:
+    "widgets" for "widget" is 0.92), or when it is one item of a list the value joins
+    (:func:`parts_of`: "bolts" for "bolts and gears"). A value that adds words ("in Paris" for
+    "Paris"), keeps some words but not an item ("spring" for "spring rolls", "Xiamen" for
+    "Xiamen North") or is another phrase of the conversation is not.
+
+    Args:
+        value: The new call's text value.
+        failed_value: The failed call's value in the same place.
+        ratio: The least similarity of a slip:
+            :attr:`~toolkit.local.decision.policy.ToolPolicy.slip_ratio`.
+
+    Returns:
+        True for another form of it.
+    """
+    if value == failed_value:
+        return False
+    mine, theirs = _letters(value), _letters(failed_value)
+    if not mine or not theirs:
+        return False
+    if mine == theirs:
+        return True
+    same_length = len(_WORD.findall(value)) == len(_WORD.findall(failed_value))
+    if same_length and difflib.SequenceMatcher(None, mine, theirs).ratio() >= ratio:
+        return True  # a slip within its words
+    return mine in {_letters(p) for p in parts_of(failed_value)}
+
+
+def forms_of(value: str, phrases: Sequence[str], ratio: float) -> list[str]:
+    """The forms of a refused value worth trying: the value without the quotes or brackets
+    around it ("《寒江雪》" → "寒江雪"), the items it lists (:func:`parts_of`) or else its last
+    word in the other number ("spring roll" for "spring rolls"), and the conversation's phrases
+    that are forms of it (:func:`is_form_of`: "widgets" for "widget", where the user wrote
+    "widgets").
+
+    Args:
+        value: A text value a tool refused.
+        phrases: The conversation's phrases
+            (:func:`~toolkit.local.decision.phrases.conversation_phrases`).
+        ratio: :attr:`~toolkit.local.decision.policy.ToolPolicy.slip_ratio`.
+
+    Returns:
+        The forms, without the value itself.
+    """
+    bare, parts = _ENDS.sub("", value), parts_of(value)
+    own = [bare, *(parts or _inflected(bare))]  # a list's items, or the one item's number
+    found = [*own, *(p for p in phrases if is_form_of(p, value, ratio))]
+    return [f for f in dict.fromkeys(found) if f and f != value]
+
+
+def failure_to_retry(messages: Sequence[Mapping[str, Any]]) -> tuple[str, dict[str, Any]] | None:
+    """The call of this turn's last step that failed and is worth one more try.
+
+    It is the first call of the last step whose result is an error, that has a text value,
+    and whose tool has not failed before in this turn (a retry that failed too is not tried
+    again).
+
+    Args:
+        messages: OpenAI messages, ending with the last step's results.
+
+    Returns:
+        ``(tool, arguments)``, or ``None``.
+    """
+    turn = list(messages[turn_start(messages) + 1 :])
+    steps = [i for i, m in enumerate(turn) if m.get("role") == "assistant" and m.get("tool_calls")]
+    if not steps:
+        return None
+    answers = {m.get("tool_call_id"): m for m in turn if m.get("role") == "tool"}
+    failures: dict[str, int] = {}
+    for message in turn:
+        for call in message.get("tool_calls") or []:
+            result = answers.get(call.get("id"))
+            if result is not None and failed(result):
+                name = call["function"]["name"]
+                failures[name] = failures.get(name, 0) + 1
+    for call in turn[steps[-1]].get("tool_calls") or []:
+        result = answers.get(call.get("id"))
+        name = call["function"]["name"]
+        if result is None or not failed(result) or failures.get(name, 0) > 1:
+            continue
+        arguments = arguments_of(call)
+        if any(isinstance(v, str) and v.strip() for v in leaves(arguments)):
+            return name, arguments
+    return None
