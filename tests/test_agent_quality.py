@@ -36,7 +36,8 @@ toolkit's loop:
     ("2023-07-09"), for a date nobody gave, and the call that holds it is never made;
 22. a unit written onto its number ("4cm") is taken for a guess and left out;
 23. a value the tool refuses in the form it was written (a plural, a title in its 《》, two
-    items as one value) is given up, though the conversation holds the form the tool keys.
+    items as one value, part of a key the refusal lists) is given up, though another form
+    of it is the tool's.
 """
 
 from __future__ import annotations
@@ -771,3 +772,24 @@ def test_a_title_refused_with_its_brackets_is_looked_up_without_them(local_serve
 
     messages = _refused("《春晓》是谁写的？", poem_author, {"title": "《春晓》"})
     assert _next_calls(local_server, messages, poem_author) == [{"title": "春晓"}]
+
+
+def test_a_refused_value_is_tried_again_as_the_key_the_refusal_lists(local_server) -> None:
+    # The tool names its tiers when it refuses one; the model answered that "Gold" was unknown.
+    tiers = {"Basic": 0, "Gold Plus": 30, "Platinum": 80}
+
+    @tool(parse_docstring=True)
+    def membership_fee(tier: str) -> int:
+        """Get the monthly fee of a club membership tier, in euros.
+
+        Args:
+            tier: The membership tier.
+        """
+        if tier not in tiers:
+            raise ToolException(f"Tier {tier!r} does not exist. Tiers: {', '.join(tiers)}.")
+        return tiers[tier]
+
+    messages = _refused(
+        "What does the gold membership cost a month?", membership_fee, {"tier": "Gold"}
+    )
+    assert _next_calls(local_server, messages, membership_fee) == [{"tier": "Gold Plus"}]

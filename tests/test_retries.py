@@ -9,7 +9,13 @@ import pytest
 from toolkit.local.decision.grounding import CallHistory
 from toolkit.local.decision.phrases import conversation_phrases
 from toolkit.local.decision.policy import ToolPolicy
-from toolkit.local.decision.retries import failure_to_retry, forms_of, is_form_of, parts_of
+from toolkit.local.decision.retries import (
+    failure_to_retry,
+    forms_of,
+    is_form_of,
+    listed_items,
+    parts_of,
+)
 
 RATIO = ToolPolicy().slip_ratio
 
@@ -71,6 +77,21 @@ def test_the_forms_worth_trying_are_the_bare_value_and_the_conversations_forms_o
     assert forms_of("Xiamen North", [], RATIO) == []
 
 
+def test_the_items_a_refusal_lists_that_hold_the_refused_words() -> None:
+    error = (
+        "Error: Plan 'Senior' is not in the catalogue. Plans: Lite / 轻享卡; Smart / 智享卡; "
+        "Senior Care / 长者卡. Check the arguments, or answer without this tool."
+    )
+    listed = listed_items(error)
+    assert "Senior Care" in listed and "长者卡" in listed
+    assert "Plan 'Senior' is not in the catalogue" not in listed  # too long to be a key
+    assert forms_of("Senior", [], RATIO, listed) == ["Senior Care"]
+    unknown = listed_items("Error: Garage 'airport garage' was not found. Check the arguments.")
+    assert forms_of("Airport Garage", [], RATIO, unknown) == []
+    quoted = listed_items("Error: Unknown city 'Paris'. Ask for one of: 北京 (Beijing), 上海.")
+    assert forms_of("Paris", [], RATIO, quoted) == []
+
+
 def test_the_parts_of_a_value_that_lists_items() -> None:
     assert parts_of("bolts and gears") == ["bolts", "gears"]
     assert parts_of("Dune, Hamlet") == ["Dune", "Hamlet"]
@@ -82,7 +103,11 @@ def test_the_parts_of_a_value_that_lists_items() -> None:
 def test_the_last_steps_failed_call_with_a_text_value_is_retried() -> None:
     failed = _call("c1", "get_stock", item="widget")
     messages = _turn("How many widgets?", [(failed, "Error: No item named 'widget'.")])
-    assert failure_to_retry(messages) == ("get_stock", {"item": "widget"})
+    assert failure_to_retry(messages) == (
+        "get_stock",
+        {"item": "widget"},
+        "Error: No item named 'widget'.",
+    )
 
 
 def test_a_call_that_succeeded_or_has_no_text_is_not_retried() -> None:

@@ -37,7 +37,7 @@ from toolkit.local.decision.grounding import (
 from toolkit.local.decision.numbers import known_numbers, leaves, number_spellings, numbers_of
 from toolkit.local.decision.phrases import conversation_phrases, slip_of
 from toolkit.local.decision.policy import ToolPolicy
-from toolkit.local.decision.retries import failure_to_retry, forms_of
+from toolkit.local.decision.retries import failure_to_retry, forms_of, listed_items, parts_of
 from toolkit.local.decision.turn import (
     CallJudge,
     has_results,
@@ -80,6 +80,8 @@ class CallWriter:
     names: dict[str, float] | None
     repeated: int
     used: int
+    #: Whether the failed call :meth:`failure_retried` wrote again held a list as one value.
+    retried_list: bool = False
 
     if TYPE_CHECKING:  # the decoder this is mixed into provides these
 
@@ -191,7 +193,8 @@ class CallWriter:
         job = self.job
         turn = CallJudge(job, self.policy, auto=name is None and job.tool_choice == "auto")
         grammar = calls_grammar(job.tools, names=[name] if name else None, max_calls=1)
-        retried = first is not None
+        # A value that listed items, tried again as one of them: the others may follow.
+        listed = first is not None and self.retried_list
         if first is None:
             first = self._first_call(turn, grammar, [name] if name else None, sound_only)
         if first is None and sound_only:
@@ -214,8 +217,9 @@ class CallWriter:
         newline = self.engine.tokenize("\n", bos=False)
         # One more call is probed for in a turn's first step, or while numbers stated in the
         # question or the results wait for a call to use them.
-        # A failed call tried again is a first step again ("bolts and gears" as "bolts").
-        first_step = retried or not has_results(job.messages[turn_start(job.messages) :])
+        # A list refused as one value and tried again as its first item is a first step
+        # again: "gears" follows "bolts" ("bolts and gears").
+        first_step = listed or not has_results(job.messages[turn_start(job.messages) :])
         more = name is None and job.parallel_tool_calls and len(found) == 1
         more = more and (first_step or bool(_unused_after(job.messages, found)))
         while more and generation.finish_reason == "stop" and len(made) < self.policy.max_calls:
@@ -450,10 +454,11 @@ class CallWriter:
         failure = failure_to_retry(self.job.messages)
         if failure is None:
             return None
-        tool, arguments = failure
+        tool, arguments, error = failure
         refused = [v for v in leaves(arguments) if isinstance(v, str)]
-        said = conversation_phrases(self.job.messages)
-        forms = [f for v in refused for f in forms_of(v, said, self.policy.slip_ratio)]
+        self.retried_list = any(parts_of(v) for v in refused)
+        said, listed = conversation_phrases(self.job.messages), listed_items(error)
+        forms = [f for v in refused for f in forms_of(v, said, self.policy.slip_ratio, listed)]
         if not forms:
             return None  # the conversation holds no other form of the values it failed with
         # The strings the call may hold: the forms, and, when it has more than one, its own

@@ -16,7 +16,9 @@ final-answer step (:func:`~toolkit.local.decision.prompt.answer_messages`), and 
 numbers no step has used yet, or a turn whose every result failed while a tool is untried,
 keeps the turn calling; a turn whose last step combined the
 earlier results is answered, not called again, when the model would name a tool it already
-called (:meth:`_Decoder.answer_due`).
+called (:meth:`_Decoder.answer_due`). A call of the last step that a tool refused at a text
+value is first tried once more in another form of that value
+(:meth:`~toolkit.local.decision.calling.CallWriter.failure_retried`).
 
 Calls are decoded one ``<tool_call>`` block at a time under the calls grammar. A first call that
 repeats the conversation (stopped at the value that makes it a repeat) or uses values it never

@@ -61,8 +61,9 @@ probabilities at a few points, and on what the conversation already says:
    out for it (:attr:`ToolPolicy.compare_results`).
 8. **Refused?** A call of the last step that a tool refused at a text value is written once
    more in another form of that value — without the quotes or brackets around it, its last
-   word in the other number, one item of a list written as one value, or a phrase of the
-   conversation that is a slip of it — when there is one (:attr:`ToolPolicy.retry_failures`,
+   word in the other number, one item of a list written as one value, a phrase of the
+   conversation that is a slip of it, or a key the refusal lists that holds its words —
+   when there is one (:attr:`ToolPolicy.retry_failures`,
    :mod:`toolkit.local.decision.retries`); an error that repeats a value answers nothing
    about it, so the list's other items may follow as extra calls.
 
@@ -195,7 +196,8 @@ class ToolPolicy:
             is written once more with its strings confined to the other forms of its values
             (:func:`~toolkit.local.decision.retries.forms_of`: without the quotes or brackets
             around it, the last word's number changed, an item of a list written as one
-            value, a phrase of the conversation that is a slip of it by :attr:`slip_ratio`),
+            value, a phrase of the conversation that is a slip of it by :attr:`slip_ratio`, a
+            key the refusal lists that holds its words: "Senior Care" for "Senior"),
             and made when it is no repeat: ``get_stock("widgets")`` after
             ``get_stock("widget")`` failed, asked about "widgets"; a title without the 《》 it
             was quoted in. A tool that fails at the new form too is not tried again.

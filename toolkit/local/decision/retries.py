@@ -20,9 +20,11 @@ from typing import Any
 
 from toolkit.local.decision.grounding import arguments_of
 from toolkit.local.decision.numbers import leaves
+from toolkit.local.decision.phrases import MAX_WORDS
 from toolkit.local.decision.turn import failed, turn_start
+from toolkit.wire import content_text
 
-__all__ = ["failure_to_retry", "forms_of", "is_form_of", "parts_of"]
+__all__ = ["failure_to_retry", "forms_of", "is_form_of", "listed_items", "parts_of"]
 
 #: A word: letters and digits of any script.
 _WORD = re.compile(r"\w+")
@@ -30,6 +32,10 @@ _WORD = re.compile(r"\w+")
 _ENDS = re.compile(r"^\W+|\W+$")
 #: What joins the items of a list written as one value ("bolts and gears", "螺丝和螺母").
 _JOINER = re.compile(r"\s*(?:[,，、;；&/]|\b(?:and|or)\b|[和与及或])\s*", re.IGNORECASE)
+#: What separates the items an error message lists ("Plans: Lite / 轻享卡; Smart / 智享卡").
+_SEPARATOR = re.compile(r"[,;/:.()\[\]\n，；、。：（）]+")
+#: The quotation marks an error message may put around the value it refused.
+_QUOTES = "'\"‘’“”«»《》「」`"
 #: A last word in the Latin script, in lower case (a common noun: not "Paris", "North"), long
 #: enough to have a plural ending.
 _LAST_WORD = re.compile(r"(?<![A-Za-z])([a-z]{3,})$")
@@ -104,29 +110,65 @@ def is_form_of(value: str, failed_value: str, ratio: float) -> bool:
     return mine in {_letters(p) for p in parts_of(failed_value)}
 
 
-def forms_of(value: str, phrases: Sequence[str], ratio: float) -> list[str]:
+def listed_items(error: str) -> list[str]:
+    """The short items an error message lists: the known values a careful tool names when it
+    refuses one ("Plans: Lite / 轻享卡; Smart / 智享卡; Senior Care / 长者卡").
+
+    Args:
+        error: The refusal's text.
+
+    Returns:
+        Its pieces between separators of :data:`MAX_WORDS` words or fewer, in order.
+    """
+    pieces = (_ENDS.sub("", p) for p in _SEPARATOR.split(error))
+    return [p for p in dict.fromkeys(pieces) if p and len(_WORD.findall(p)) <= MAX_WORDS]
+
+
+def _names(item: str, value: str) -> bool:
+    """Whether a listed item holds the value's words, in order, and more ("Senior Care" for
+    "Senior"), and is not the refusal quoting the value."""
+    quoted = re.escape(value)
+    if re.search(f"[{_QUOTES}]\\s*{quoted}|{quoted}\\s*[{_QUOTES}]", item):
+        return False  # the refusal quoting the value ("Unknown city 'Paris'")
+    words = [w.casefold() for w in _WORD.findall(item)]
+    theirs = [w.casefold() for w in _WORD.findall(value)]
+    n = len(theirs)
+    return 0 < n < len(words) and any(words[i : i + n] == theirs for i in range(len(words) - n + 1))
+
+
+def forms_of(
+    value: str, phrases: Sequence[str], ratio: float, listed: Sequence[str] = ()
+) -> list[str]:
     """The forms of a refused value worth trying: the value without the quotes or brackets
     around it ("《寒江雪》" → "寒江雪"), the items it lists (:func:`parts_of`) or else its last
     word in the other number ("spring roll" for "spring rolls"), and the conversation's phrases
     that are forms of it (:func:`is_form_of`: "widgets" for "widget", where the user wrote
-    "widgets").
+    "widgets"), and the items of the refusal's listing that hold its words (:func:`listed_items`:
+    "Senior Care" for "Senior").
 
     Args:
         value: A text value a tool refused.
         phrases: The conversation's phrases
             (:func:`~toolkit.local.decision.phrases.conversation_phrases`).
         ratio: :attr:`~toolkit.local.decision.policy.ToolPolicy.slip_ratio`.
+        listed: The refusal's items (:func:`listed_items`).
 
     Returns:
         The forms, without the value itself.
     """
     bare, parts = _ENDS.sub("", value), parts_of(value)
     own = [bare, *(parts or _inflected(bare))]  # a list's items, or the one item's number
-    found = [*own, *(p for p in phrases if is_form_of(p, value, ratio))]
+    found = [
+        *own,
+        *(p for p in phrases if is_form_of(p, value, ratio)),
+        *(item for item in listed if _names(item, value) or is_form_of(item, value, ratio)),
+    ]
     return [f for f in dict.fromkeys(found) if f and f != value]
 
 
-def failure_to_retry(messages: Sequence[Mapping[str, Any]]) -> tuple[str, dict[str, Any]] | None:
+def failure_to_retry(
+    messages: Sequence[Mapping[str, Any]],
+) -> tuple[str, dict[str, Any], str] | None:
     """The call of this turn's last step that failed and is worth one more try.
 
     It is the first call of the last step whose result is an error, that has a text value,
@@ -137,7 +179,7 @@ def failure_to_retry(messages: Sequence[Mapping[str, Any]]) -> tuple[str, dict[s
         messages: OpenAI messages, ending with the last step's results.
 
     Returns:
-        ``(tool, arguments)``, or ``None``.
+        ``(tool, arguments, error)``, or ``None``.
     """
     turn = list(messages[turn_start(messages) + 1 :])
     steps = [i for i, m in enumerate(turn) if m.get("role") == "assistant" and m.get("tool_calls")]
@@ -158,5 +200,5 @@ def failure_to_retry(messages: Sequence[Mapping[str, Any]]) -> tuple[str, dict[s
             continue
         arguments = arguments_of(call)
         if any(isinstance(v, str) and v.strip() for v in leaves(arguments)):
-            return name, arguments
+            return name, arguments, content_text(result.get("content"))
     return None
