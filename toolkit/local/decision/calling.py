@@ -458,7 +458,21 @@ class CallWriter:
         refused = [v for v in leaves(arguments) if isinstance(v, str)]
         self.retried_list = any(parts_of(v) for v in refused)
         said, listed = conversation_phrases(self.job.messages), listed_items(error)
-        forms = [f for v in refused for f in forms_of(v, said, self.policy.slip_ratio, listed)]
+        properties = (self._parameters(tool) or {}).get("properties") or {}
+        offered = {  # a value the schema offers (an enum's "celsius") is not what failed
+            v
+            for k, v in arguments.items()
+            for spec in [properties.get(k)]
+            if isinstance(v, str)
+            and isinstance(spec, dict)
+            and v in [*(spec.get("enum") or []), spec.get("default")]
+        }
+        forms = [
+            f
+            for v in refused
+            if v not in offered
+            for f in forms_of(v, said, self.policy.slip_ratio, listed)
+        ]
         if not forms:
             return None  # the conversation holds no other form of the values it failed with
         # The strings the call may hold: the forms, and, when it has more than one, its own
@@ -476,6 +490,13 @@ class CallWriter:
         changed = [v for k, v in written.items() if v != arguments.get(k)]
         reworded = set(written) <= set(arguments) and all(v in forms for v in changed)
         return again if changed and reworded else None
+
+    def _parameters(self, tool: str) -> dict[str, Any] | None:
+        """The ``parameters`` schema of an offered tool."""
+        for offered in self.job.tools or []:
+            if offered["function"]["name"] == tool:
+                return offered["function"].get("parameters")
+        return None
 
     def _grounded_retry(
         self, turn: CallJudge, tool: str, call: dict[str, Any], retried: set[str]
