@@ -458,7 +458,8 @@ class CallWriter:
         refused = [v for v in leaves(arguments) if isinstance(v, str)]
         self.retried_list = any(parts_of(v) for v in refused)
         said, listed = conversation_phrases(self.job.messages), listed_items(error)
-        properties = (self._parameters(tool) or {}).get("properties") or {}
+        turn = CallJudge(self.job, self.policy, auto=True)
+        properties = (turn.schemas.get(tool) or {}).get("properties") or {}
         offered = {  # a value the schema offers (an enum's "celsius") is not what failed
             v
             for k, v in arguments.items()
@@ -474,11 +475,10 @@ class CallWriter:
             for f in forms_of(v, said, self.policy.slip_ratio, listed)
         ]
         if not forms:
-            return None  # the conversation holds no other form of the values it failed with
+            return None  # no other form of the values it failed with: nothing to try
         # The strings the call may hold: the forms, and, when it has more than one, its own
         # (which of them the tool refused is not known; the call again as it was is a repeat).
         phrases = list(dict.fromkeys([*forms, *(refused if len(refused) > 1 else [])]))
-        turn = CallJudge(self.job, self.policy, auto=True)
         grammar = calls_grammar(self.job.tools, names=[tool], max_calls=1, phrases=phrases)
         pieces, generation, found, doomed = self._attempt(
             self.tokens, grammar, turn.repeat_doom, [tool]
@@ -490,13 +490,6 @@ class CallWriter:
         changed = [v for k, v in written.items() if v != arguments.get(k)]
         reworded = set(written) <= set(arguments) and all(v in forms for v in changed)
         return again if changed and reworded else None
-
-    def _parameters(self, tool: str) -> dict[str, Any] | None:
-        """The ``parameters`` schema of an offered tool."""
-        for offered in self.job.tools or []:
-            if offered["function"]["name"] == tool:
-                return offered["function"].get("parameters")
-        return None
 
     def _grounded_retry(
         self, turn: CallJudge, tool: str, call: dict[str, Any], retried: set[str]
