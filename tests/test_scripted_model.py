@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import httpx
 import openai
 import pytest
 from fixtures.loop_tools import add
@@ -76,7 +77,8 @@ def test_invalid_calls_stream_as_raw_arguments_langchain_cannot_parse():
 
 
 def test_a_callable_answers_from_the_messages_and_an_exception_is_raised():
-    failure = openai.APIConnectionError(request=None)
+    request = httpx.Request("POST", "http://127.0.0.1:9/v1/chat/completions")
+    failure = openai.APIConnectionError(request=request)
     model = ScriptedChatModel([lambda messages: f"{len(messages)} messages", failure])
     assert model.invoke([HumanMessage("a"), AIMessage("b"), HumanMessage("c")]).content == (
         "3 messages"

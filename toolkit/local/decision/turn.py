@@ -303,7 +303,10 @@ class CallJudge:
         self.history = CallHistory(
             job.messages if auto and policy.drop_repeated_calls else [], policy
         )
-        self.grounding = conversation_text(job.messages)
+        #: What the calls' values may come from: the conversation but its errors (a refusal
+        #: that lists the tool's known values asks for none of them: "北京" after "东京" failed).
+        given = [m for m in job.messages if m.get("role") != "tool" or not failed(m)]
+        self.grounding = conversation_text(given)
         self.schemas = {t["function"]["name"]: t["function"].get("parameters") for t in job.tools}
         self.required = {n: list((s or {}).get("required") or []) for n, s in self.schemas.items()}
         self.defaults = {n: defaults_of(s) for n, s in self.schemas.items()}
