@@ -172,8 +172,8 @@ def failure_to_retry(
     """The call of this turn's last step that failed and is worth one more try.
 
     It is the first call of the last step whose result is an error, that has a text value,
-    and whose tool has not failed before in this turn (a retry that failed too is not tried
-    again).
+    and whose tool failed only this once in this turn (a retry that failed too is not tried
+    again, nor are two refusals of one tool in the same step).
 
     Args:
         messages: OpenAI messages, ending with the last step's results.
