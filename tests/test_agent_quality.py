@@ -37,7 +37,10 @@ toolkit's loop:
 22. a unit written onto its number ("4cm") is taken for a guess and left out;
 23. a value the tool refuses in the form it was written (a plural, a title in its 《》, two
     items as one value, part of a key the refusal lists) is given up, though another form
-    of it is the tool's.
+    of it is the tool's;
+24. a chain of arithmetic starts with the operation the question ends with (the division of
+    "95 加 57，然后把结果除以 8" first), or never takes the factor a word states ("halve the
+    result": a 2 nobody wrote in digits), and runs on past its answer.
 """
 
 from __future__ import annotations
@@ -793,3 +796,120 @@ def test_a_refused_value_is_tried_again_as_the_key_the_refusal_lists(local_serve
         "What does the gold membership cost a month?", membership_fee, {"tier": "Gold"}
     )
     assert _next_calls(local_server, messages, membership_fee) == [{"tier": "Gold Plus"}]
+
+
+@tool(parse_docstring=True)
+def add_numbers(a: float, b: float) -> float:
+    """Add two numbers.
+
+    Args:
+        a: The first number.
+        b: The second number.
+    """
+    return a + b
+
+
+@tool(parse_docstring=True)
+def subtract_numbers(a: float, b: float) -> float:
+    """Subtract b from a.
+
+    Args:
+        a: The number to subtract from.
+        b: The number to subtract.
+    """
+    return a - b
+
+
+@tool(parse_docstring=True)
+def multiply_numbers(a: float, b: float) -> float:
+    """Multiply two numbers.
+
+    Args:
+        a: The first number.
+        b: The second number.
+    """
+    return a * b
+
+
+@tool(parse_docstring=True)
+def divide_numbers(a: float, b: float) -> float:
+    """Divide a by b.
+
+    Args:
+        a: The dividend.
+        b: The divisor.
+    """
+    return a / b
+
+
+def _loop_calls(result) -> list[tuple[str, dict]]:
+    return [
+        (c["name"], c["args"])
+        for m in result.transcript if isinstance(m, AIMessage) for c in m.tool_calls
+    ]  # fmt: skip
+
+
+def test_a_chain_starts_with_the_step_its_first_clause_asks_for(local_server) -> None:
+    # Read whole, the question pulls the model to the division it ends with: divide(95, 57)
+    # came first. Read up to "95 加 57，" the model is sure of the addition.
+    tools = [add_numbers, divide_numbers, multiply_numbers]
+    question = "帮我算一下：95 加 57，然后把结果除以 8，等于多少？"
+    result = ToolLoop(_chat(local_server), tools).run(question)
+    assert result.answered, result.hint
+    calls = _loop_calls(result)
+    assert calls[0] == ("add_numbers", {"a": 95, "b": 57}), calls
+    assert ("divide_numbers", {"a": 152, "b": 8}) in calls, calls
+    assert re.search(r"(?<![\d.])19(?![\d]|\.0*[1-9])", result.answer), result.answer
+
+
+def _answered(question: str, steps: list[tuple[object, dict]]) -> list[dict]:
+    """The conversation after each ``(tool, arguments)`` step was called and answered."""
+    messages: list[dict] = [{"role": "user", "content": question}]
+    for i, (tool_, arguments) in enumerate(steps, 1):
+        call = {
+            "id": f"call_{i}",
+            "type": "function",
+            "function": {"name": tool_.name, "arguments": json.dumps(arguments)},
+        }
+        messages += [
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": f"call_{i}", "content": str(tool_.invoke(arguments))},
+        ]
+    return messages
+
+
+_HALVED = "Take 23 times 6, subtract 40 from that, and then halve the result. What do you get?"
+_ARITHMETIC = [multiply_numbers, subtract_numbers, divide_numbers, add_numbers]
+
+
+def test_a_factor_written_as_a_word_is_the_last_steps_number(local_server) -> None:
+    # "halve" states the 2 of the last step; nobody wrote it in digits, so the model's
+    # divide(98, 98) had no number to be written again with.
+    messages = _answered(
+        _HALVED, [(multiply_numbers, {"a": 23, "b": 6}), (subtract_numbers, {"a": 138, "b": 40})]
+    )
+    reply = _sdk(local_server).chat.completions.create(
+        model="local", messages=messages, tools=[tool_schema(t) for t in _ARITHMETIC]
+    )
+    calls = reply.choices[0].message.tool_calls or []
+    written = [(c.function.name, json.loads(c.function.arguments)) for c in calls]
+    assert written == [("divide_numbers", {"a": 98, "b": 2})], written
+
+
+def test_a_finished_chain_is_answered_not_run_on(local_server) -> None:
+    # Once the half answered 49, the model asked subtract(49, 40): the question's 40 a second
+    # time, the chain run past its answer.
+    messages = _answered(
+        _HALVED,
+        [
+            (multiply_numbers, {"a": 23, "b": 6}),
+            (subtract_numbers, {"a": 138, "b": 40}),
+            (divide_numbers, {"a": 98, "b": 2}),
+        ],
+    )
+    reply = _sdk(local_server).chat.completions.create(
+        model="local", messages=messages, tools=[tool_schema(t) for t in _ARITHMETIC]
+    )
+    message = reply.choices[0].message
+    assert not message.tool_calls, message.tool_calls
+    assert re.search(r"(?<![\d.])49(?![\d]|\.0*[1-9])", message.content or ""), message.content

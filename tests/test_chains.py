@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from toolkit.local.decision.chains import (
+    doubled_in_place,
     is_value,
     number_parameters,
     results_in_place,
@@ -341,3 +342,63 @@ def test_a_result_written_in_every_place_gives_one_to_the_questions_number():
         "function": {"name": "multiply", "arguments": '{"a": 120, "b": 120}'},
     }
     assert judge.next_step_arguments(call) == {"a": 120, "b": 3}
+
+
+_DIVIDED = "Divide 144 by 12, add 7 to that, then multiply the result by 3."
+
+
+def test_the_same_inputs_asked_of_another_tool_while_later_numbers_wait_take_a_place():
+    earlier = [("divide", {"dividend": 144, "divisor": 12})]
+    spent = spent_numbers("multiply", {"a": 144, "b": 12}, earlier, _DIVIDED)
+    assert spent == [("a", 144.0, 0), ("b", 12.0, 0)]
+    # with nothing of the question after them, the same inputs asked of another tool are a
+    # question of their own: "the sum and the product of 3 and 4"
+    both = "What are the sum and the product of 3 and 4?"
+    assert spent_numbers("multiply", {"a": 3, "b": 4}, [("add", {"a": 3, "b": 4})], both) == []
+    # one result cannot take two places: no rewrite of multiply(144, 12) as multiply(12, 12)
+    assert results_in_place({"a": 144, "b": 12}, spent, ["12"]) is None
+
+
+def test_a_number_written_more_often_than_stated_takes_the_next_unused_ones_place():
+    half = "帮我算个数：先取 250 的一半，加上 37，之后再乘以 3，最后是多少？"
+    assert doubled_in_place({"x": 250, "y": 250}, [], half) == {"x": 250, "y": 2}
+    # the next unused number after it, not one an earlier call took
+    later = "From 40, take away 15, then subtract 15 again and add 6."
+    assert doubled_in_place({"a": 40, "b": 40}, [], later) == {"a": 40, "b": 15}
+    assert doubled_in_place({"a": 40, "b": 40}, [("f", {"n": 15})], later) == {"a": 40, "b": 6}
+    # as often as stated: no place of another number; nothing unused: nothing to put there
+    assert doubled_in_place({"a": 15, "b": 15}, [], later) is None
+    assert doubled_in_place({"a": 5, "b": 5}, [], "the area of a square of side 5") is None
+
+
+def test_a_finished_chain_run_on_asks_again():
+    tools = [
+        {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
+        for n in ("multiply", "subtract", "divide")
+    ]
+    question = "Take 36 times 7, subtract 58 from that, and then halve the result."
+    done = _steps(
+        question,
+        ([("multiply", '{"a": 36, "b": 7}')], ["252"]),
+        ([("subtract", '{"a": 252, "b": 58}')], ["194"]),
+        ([("divide", '{"a": 194, "b": 2}')], ["97"]),
+    )
+    judge = CallJudge(ChatJob(messages=done, tools=tools), ToolPolicy(), auto=True)
+    run_on = {"function": {"name": "subtract", "arguments": '{"a": 97, "b": 58}'}}
+    assert judge.combined and judge.asks_again(run_on)
+    spent_result = {"function": {"name": "multiply", "arguments": '{"a": 194, "b": 2}'}}
+    assert judge.asks_again(spent_result)  # 194 is a result a call already took
+    # before the halving the chain is not done: the factor the word states still waits
+    halfway = done[:-2]
+    judge = CallJudge(ChatJob(messages=halfway, tools=tools), ToolPolicy(), auto=True)
+    assert not judge.combined
+    # a tax added to its price takes the price again, the chain not yet done
+    taxed = _steps("Add 10% tax to 50.", ([("percent", '{"value": 50, "percent": 10}')], ["5"]))
+    judge = CallJudge(ChatJob(messages=taxed, tools=tools), ToolPolicy(), auto=True)
+    assert not judge.asks_again({"function": {"name": "add", "arguments": '{"a": 50, "b": 5}'}})
+
+
+def test_a_factor_in_words_is_an_operand_not_a_number_the_answer_waits_for():
+    chain = _turn("Take 36 times 7, then halve the result.", '{"a": 36, "b": 7}', "252")
+    assert unused_numbers(chain) == [2.0]
+    assert unused_numbers(chain, words=False) == []

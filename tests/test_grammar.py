@@ -553,3 +553,12 @@ def test_strings_may_be_only_the_conversations_phrases(engine, city, ok):
     grammar = calls_grammar(_PLACE, max_calls=1, phrases=phrases)
     call = f'{{"name": "weather", "arguments": {{"location": "{city}"}}}}'
     assert engine.accepts(grammar, f"<tool_call>\n{call}\n</tool_call>") is ok
+
+
+def test_a_written_call_ending_in_a_number_is_closed_so_no_digit_follows():
+    from toolkit.local.format.grammar import written_call
+
+    closed = written_call("divide", {"a": 250, "b": 2})
+    assert closed.endswith('{"a": 250, "b": 2}')  # "2" may not become "250"
+    assert written_call("get", {"city": "Paris"}).endswith('{"city": "Paris"')
+    assert written_call("get", {"on": True}).endswith('{"on": true')

@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from toolkit.errors import LocalModelError
+from toolkit.local.decision.clauses import step_prefix
 from toolkit.local.decision.examples import borrowed_words
 from toolkit.local.decision.grounding import (
     adds_new_grounded_values,
@@ -37,17 +39,21 @@ from toolkit.local.decision.grounding import (
 from toolkit.local.decision.numbers import known_numbers, leaves, number_spellings, numbers_of
 from toolkit.local.decision.phrases import conversation_phrases, slip_of
 from toolkit.local.decision.policy import ToolPolicy
+from toolkit.local.decision.prompt import build_prompt
 from toolkit.local.decision.retries import failure_to_retry, forms_of, listed_items, parts_of
+from toolkit.local.decision.signals import name_probabilities
 from toolkit.local.decision.turn import (
     CallJudge,
     has_results,
     turn_start,
+    unused_numbers,
 )
 from toolkit.local.format.events import Event, Finished, ToolCallEvent
 from toolkit.local.format.grammar import call_opening, calls_grammar, written_call
 from toolkit.local.format.job import ChatJob, SamplingOptions
 from toolkit.local.format.json_scan import JsonScanner
 from toolkit.local.format.parser import ToolCallStream, parse_tool_calls
+from toolkit.wire import content_text
 
 if TYPE_CHECKING:  # calls are decoded on a loaded engine; the llama.cpp module is the runtime's
     from toolkit.local.runtime.engine import Engine
@@ -338,7 +344,40 @@ class CallWriter:
         batch. ``None`` (the grammar's own opening) otherwise."""
         if names is not None or not self.names:
             return None
-        return call_opening([max(self.names, key=self.names.__getitem__)])
+        first = self._first_step_tool()
+        return call_opening([first or max(self.names, key=self.names.__getitem__)])
+
+    def _first_step_tool(self) -> str | None:
+        """The tool the model is sure it would name for the question read only up to the
+        clause that states the first number no step used yet
+        (:func:`~toolkit.local.decision.clauses.step_prefix`), when that is not the tool it
+        names for the whole question: "128 加 76，然后把结果除以 4" starts with the addition,
+        and once it answered, "add 7 to that, then multiply the result by 3" goes on with the
+        addition (:attr:`~ToolPolicy.first_clause_threshold`). ``None`` otherwise."""
+        messages = self.job.messages
+        start = turn_start(messages)
+        threshold = self.policy.first_clause_threshold
+        if threshold >= 1.0 or not messages or messages[start].get("role") != "user":
+            return None
+        if self.engine.token_id("<tool_call>") is None:
+            return None
+        question = content_text(messages[start].get("content"))
+        if has_results(messages[start:]):
+            waiting = unused_numbers(messages)
+        else:
+            waiting = list(known_numbers(question.casefold()))
+        prefix = step_prefix(question, waiting)
+        if prefix is None:
+            return None
+        cut = [*messages[:start], {**messages[start], "content": prefix}, *messages[start + 1 :]]
+        job = replace(self.job, messages=cut)
+        tokens = self.engine.tokenize(build_prompt(job, self.policy, self.engine.chat_template))
+        names = name_probabilities(
+            self.engine, tokens, self.job.tool_names, floor=self.policy.name_floor
+        )
+        likeliest = max(names, key=names.__getitem__)
+        whole = max(self.names or names, key=(self.names or names).__getitem__)
+        return likeliest if likeliest != whole and names[likeliest] >= threshold else None
 
     def _with_results_in_place(
         self, turn: CallJudge, first: tuple[list[str], Any, list[dict]]
@@ -349,12 +388,18 @@ class CallWriter:
         writes the call up to its last brace, under the tool's grammar. One that asks only
         spent numbers again while the question still holds unused ones (``plus(12, 7)``
         after ``times(12, 7)`` answered 84.0, "then add 16") is written with the result and
-        the unused numbers, ``plus(84, 16)`` (:meth:`CallJudge.next_step_arguments`). The
-        new call is taken when the grammar admits it and it is sound."""
+        the unused numbers, ``plus(84, 16)`` (:meth:`CallJudge.next_step_arguments`). A
+        number written more often than the question states it takes the place of the
+        question's next unused one, before results too (``divide(250, 250)`` for "250 的一半":
+        ``divide(250, 2)``, :meth:`CallJudge.doubled_in_place`). The new call is taken when
+        the grammar admits it and it is sound."""
         found = first[2]
-        if not turn.auto or len(found) != 1 or not turn.turn_calls:
+        if not turn.auto or len(found) != 1:
             return first
-        arguments = turn.next_step_arguments(found[0]) or turn.results_in_place(found[0])
+        arguments = None
+        if turn.turn_calls:
+            arguments = turn.next_step_arguments(found[0]) or turn.results_in_place(found[0])
+        arguments = arguments or turn.doubled_in_place(found[0])
         if arguments is None:
             return first
         written = self._written_with(turn, found[0]["function"]["name"], arguments)
@@ -596,6 +641,7 @@ def _unused_after(messages: list[dict[str, Any]], calls: list[dict[str, Any]]) -
     """Numbers this turn stated (question and results) that no call, these ones included, used."""
     start = turn_start(messages)
     turn = [*messages[start:], {"role": "assistant", "tool_calls": calls}]
-    stated = known_numbers(conversation_text([m for m in turn if m.get("role") != "assistant"]))
+    text = conversation_text([m for m in turn if m.get("role") != "assistant"])
+    stated = known_numbers(text, words=False)
     used = {v for m in turn for c in m.get("tool_calls") or [] for v in numbers_of(arguments_of(c))}
     return sorted(stated - used)

@@ -13,6 +13,10 @@ earlier call used (the step's own operand) together with a number that
 
 A number the call itself uses more often than the question writes it (``add(19, 19)`` for "3
 to the power of 4, then add 19") is spent too: the second one is the latest result's place.
+A call whose numbers are all spent asks the same inputs of another tool ("the sum and the
+product of 3 and 4") — unless the question states, after them, a number no call used yet: then
+it is the chain's later step written too soon (``multiply(144, 12)`` after ``divide(144, 12)``,
+"add 7 to that, then multiply the result by 3"), judged as above.
 A number passed on under the same meaningful name (``radius=10`` to the cone's volume and
 then its mass, "for the same principal amount") is the same quantity asked of another tool, not
 a result's place. Measured on BFCL's ground truth (every case, not only the dev split) before
@@ -39,9 +43,17 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from toolkit.local.decision.numbers import is_number, plain_number, stated_times, written_numbers
+from toolkit.local.decision.numbers import (
+    first_stated,
+    is_number,
+    known_numbers,
+    plain_number,
+    stated_times,
+    written_numbers,
+)
 
 __all__ = [
+    "doubled_in_place",
     "is_value",
     "number_parameters",
     "results_in_place",
@@ -101,7 +113,9 @@ def spent_numbers(
     used = [(i, t, name, n) for i, (t, a) in enumerate(earlier) for name, n in number_parameters(a)]
     spent = {n for *_, n in used}
     mine = list(number_parameters(arguments))
-    if not any(n not in spent for _, n in mine):
+    if not mine:
+        return []
+    if all(n in spent for _, n in mine) and not _waiting_after(mine, spent, question):
         return []  # nothing of its own: the same inputs asked of another tool
     found: list[tuple[str, float, int | None]] = []
     seen: dict[float, int] = {}
@@ -119,6 +133,16 @@ def spent_numbers(
         if spenders:
             found.append((name, number, spenders[-1]))
     return found
+
+
+def _waiting_after(mine: Sequence[tuple[str, float]], spent: set[float], question: str) -> bool:
+    """Whether the question states, after the last of a call's numbers, a number no call used:
+    "Divide 144 by 12, add 7 to that, then multiply the result by 3" still holds 7 and 3
+    after ``divide(144, 12)``, so ``multiply(144, 12)`` is no second question about the same
+    inputs but the last step written too soon."""
+    last = max(first_stated(n, question) for _, n in mine)
+    taken = spent | {n for _, n in mine}
+    return any(n not in taken and first_stated(n, question) > last for n in known_numbers(question))
 
 
 def takes_a_result_place(
@@ -159,8 +183,9 @@ def results_in_place(
         The new arguments, in the same order; ``None`` unless every spent number is a
         parameter's whole value and its spender's result states exactly one number.
     """
-    if not spent:
-        return None
+    spenders = [index for _, _, index in spent if index is not None]
+    if not spent or len(spenders) != len(set(spenders)):
+        return None  # one result cannot take two places
     replaced = dict(arguments)
     for name, number, index in spent:
         value = replaced.get(name)
@@ -172,6 +197,52 @@ def results_in_place(
         new = float(written[0])
         replaced[name] = plain_number(new)
     return replaced
+
+
+def doubled_in_place(
+    arguments: Mapping[str, Any],
+    earlier: Sequence[tuple[str, Mapping[str, Any]]],
+    question: str,
+) -> dict[str, Any] | None:
+    """The arguments with a number the call writes more often than the question states it
+    replaced, in its later places, by the question's next number no call used.
+
+    "先取 250 的一半，加上 37" asked of ``divide_numbers(dividend=250, divisor=250)``: the
+    second 250 is the place of the half's 2 (:func:`~toolkit.local.decision.numbers.
+    word_numbers`), the question's first number after 250 that no call took. Of BFCL's 2,005
+    ground-truth calls two write a number more often than their question states it (both a
+    default repeated), so a number written twice is the place of another.
+
+    Args:
+        arguments: The call's arguments.
+        earlier: ``(tool, arguments)`` of the calls this turn made before it.
+        question: The question's text.
+
+    Returns:
+        The new arguments, in the same order; ``None`` unless some top-level number the
+        question states is written more often than stated and an unused number takes each
+        extra place.
+    """
+    places = [k for k, v in arguments.items() if is_number(v)]
+    values = [abs(float(arguments[k])) for k in places]
+    taken = {n for _, a in earlier for _, n in number_parameters(a)} | set(values)
+    unused = sorted(
+        (n for n in known_numbers(question) if n not in taken),
+        key=lambda n: first_stated(n, question),
+    )
+    replaced, seen, changed = dict(arguments), dict[float, int](), False
+    for key, value in zip(places, values, strict=True):
+        seen[value] = seen.get(value, 0) + 1
+        stated = stated_times(value, question)
+        if not stated or seen[value] <= stated:
+            continue
+        after = [n for n in unused if first_stated(n, question) > first_stated(value, question)]
+        pick = (after or unused or [None])[0]
+        if pick is None:
+            return None
+        unused.remove(pick)
+        replaced[key], changed = plain_number(pick), True
+    return replaced if changed else None
 
 
 #: A result that is one value: a short phrase with no sentence punctuation ("Dave", "李强",

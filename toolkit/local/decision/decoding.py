@@ -146,7 +146,7 @@ def answer(
         if retry is not None:
             yield from decoder.calls(None, first=retry)  # a failed value in another form
         elif answered and (
-            unused_numbers(job.messages)  # the question still has numbers no step has used
+            unused_numbers(job.messages, words=False)  # numbers no step has used yet
             or untried_after_failures(job.messages, job.tool_names)  # another tool may help
         ):
             decoder.measure_names()

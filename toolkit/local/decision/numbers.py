@@ -3,7 +3,8 @@
 A call may use a number only when the question or a tool result stated it
 (:func:`known_numbers`, :func:`ungrounded_numbers`); a final answer may state only those
 (:func:`stated_numbers`). Numbers are compared as numbers: "$20,000" states 20000, "5%" states
-5 and 0.05.
+5 and 0.05. A word that multiplies or divides states its factor (:func:`word_numbers`): "halve
+the result" and "一半" state 2, "triple it" and "三倍" 3 — an operand of the step it asks for.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ __all__ = [
     "stated_numbers",
     "stated_times",
     "ungrounded_numbers",
+    "word_numbers",
     "written_numbers",
 ]
 
@@ -61,6 +63,38 @@ def is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+#: Words that state a factor, each with its value. Only words that scale a quantity count, and
+#: "double" and "triple" only as verbs before what they scale ("double the result", not "a
+#: double room"): a cardinal word ("the two cities") is no operand a call should use.
+_FACTOR_WORDS: tuple[tuple[str, float], ...] = (
+    (r"\bhalv(?:e|ed|es|ing)\b|\bhalf of\b|\bin half\b|\bby half\b", 2.0),
+    (r"\btwice\b|\bdoubl(?:ed|ing)\b", 2.0),
+    (r"\bdouble(?= (?:the|that|it|this|them|those|these|its|his|her|their|my|your|our)\b)", 2.0),
+    (r"\bthrice\b|\btripl(?:ed|ing)\b", 3.0),
+    (r"\btriple(?= (?:the|that|it|this|them|those|these|its|his|her|their|my|your|our)\b)", 3.0),
+    (r"\bquadrupl(?:ed|ing)\b|\bquadruple(?= (?:the|that|it|this)\b)", 4.0),
+    ("一半|减半|对半|折半|翻倍|翻一番|[两二双]倍", 2.0),
+    ("翻两番|[四]倍", 4.0),
+    ("[三]倍", 3.0),
+    ("[五]倍", 5.0),
+    ("[十]倍", 10.0),
+)
+_FACTOR = [(re.compile(pattern, re.IGNORECASE), value) for pattern, value in _FACTOR_WORDS]
+
+
+def word_numbers(text: str) -> list[tuple[int, float]]:
+    """The factors a text states in words ("halve it", "twice", "一半", "三倍").
+
+    Args:
+        text: A question or a tool result.
+
+    Returns:
+        ``(position, value)`` of each, in the text's order.
+    """
+    found = [(m.start(), value) for pattern, value in _FACTOR for m in pattern.finditer(text)]
+    return sorted(found)
+
+
 #: A number written in text (signs are left off: "-15 °C" grounds 15 and -15).
 _NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?!\d)")
 #: A number written with thousands separators ("$20,000", "1,250,000.5").
@@ -68,16 +102,18 @@ _GROUPED = re.compile(r"(?<![\d.])(?<!\d,)\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)
 
 
 @functools.lru_cache(maxsize=16)
-def known_numbers(text: str) -> frozenset[float]:
+def known_numbers(text: str, *, words: bool = True) -> frozenset[float]:
     """The numbers a text states, so that a call may use them.
 
     Each number counts as written and, when followed by ``%``, as a fraction too ("5%" grounds
     5 and 0.05); one written with thousands separators counts whole ("$20,000" grounds 20000)
-    as well as by its parts. The conversation's text is asked about once per streamed value,
+    as well as by its parts; a factor written as a word counts too ("halve" grounds 2:
+    :func:`word_numbers`). The conversation's text is asked about once per streamed value,
     so the last few answers are kept.
 
     Args:
         text: The conversation's text (:func:`~toolkit.local.decision.grounding.conversation_text`).
+        words: Whether factors written as words count.
 
     Returns:
         The numbers, as floats.
@@ -89,6 +125,8 @@ def known_numbers(text: str) -> frozenset[float]:
         if text[match.end() : match.end() + 1] == "%":
             found.add(round(value / 100, 12))
     found.update(float(match.group().replace(",", "")) for match in _GROUPED.finditer(text))
+    if words:
+        found.update(value for _, value in word_numbers(text))
     return frozenset(found)
 
 
@@ -150,7 +188,8 @@ def written_numbers(text: str) -> list[str]:
 
 
 def stated_times(number: float, text: str) -> int:
-    """How many times a text writes a number ("1,200" writes 1200; signs are not read).
+    """How many times a text writes a number ("1,200" writes 1200; "halve" writes 2; signs
+    are not read).
 
     Args:
         number: The number, positive.
@@ -160,7 +199,8 @@ def stated_times(number: float, text: str) -> int:
         The count.
     """
     plain = re.sub(r"(?<=\d),(?=\d{3})", "", text)
-    return sum(float(m.group()) == number for m in _NUMBER.finditer(plain))
+    words = sum(value == number for _, value in word_numbers(text))
+    return words + sum(float(m.group()) == number for m in _NUMBER.finditer(plain))
 
 
 def first_stated(number: float, text: str) -> int:
@@ -174,9 +214,9 @@ def first_stated(number: float, text: str) -> int:
     Returns:
         The position.
     """
-    return next(
-        (m.start() for m in _NUMBER.finditer(text) if float(m.group()) == number), len(text)
-    )
+    digits = (m.start() for m in _NUMBER.finditer(text) if float(m.group()) == number)
+    words = (at for at, value in word_numbers(text) if value == number)
+    return min([*digits, *words], default=len(text))
 
 
 def plain_number(value: float) -> int | float:

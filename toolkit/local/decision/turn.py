@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolkit.local.decision.chains import (
+    doubled_in_place,
     is_value,
     number_parameters,
     results_in_place,
@@ -40,6 +41,7 @@ from toolkit.local.decision.numbers import (
     numbers_of,
     plain_number,
     run_together,
+    stated_times,
     ungrounded_numbers,
     written_numbers,
 )
@@ -205,7 +207,7 @@ def untried_after_failures(messages: Sequence[Mapping[str, Any]], tools: Sequenc
     return all_failed(messages) and any(name not in called for name in tools)
 
 
-def unused_numbers(messages: Sequence[Mapping[str, Any]]) -> list[float]:
+def unused_numbers(messages: Sequence[Mapping[str, Any]], *, words: bool = True) -> list[float]:
     """Numbers of the last question that no call of this turn used and no result repeats.
 
     "Add 17 and 25, then multiply the result by 3" answered after ``add(17, 25)`` still has
@@ -214,13 +216,16 @@ def unused_numbers(messages: Sequence[Mapping[str, Any]]) -> list[float]:
 
     Args:
         messages: OpenAI messages.
+        words: Whether factors written as words count ("halve" states 2). They are operands a
+            step may take, but not numbers the answer waits for: the model may take a half
+            its own way (``multiply(250, 0.5)``), and a turn waiting for the 2 would not end.
 
     Returns:
         The unused numbers, sorted.
     """
     start = turn_start(messages)
     asked = (
-        known_numbers(content_text(messages[start].get("content")).casefold())
+        known_numbers(content_text(messages[start].get("content")).casefold(), words=words)
         if messages
         else frozenset()
     )
@@ -261,7 +266,7 @@ def results_combined(messages: Sequence[Mapping[str, Any]]) -> bool:
     start = turn_start(messages)
     turn = list(messages[start + 1 :])
     steps = [i for i, m in enumerate(turn) if m.get("role") == "assistant" and m.get("tool_calls")]
-    if len(steps) < 2 or unused_numbers(messages):
+    if len(steps) < 2 or unused_numbers(messages):  # a factor in words too ("then halve it")
         return False
     question = content_text(messages[start].get("content")).casefold() if messages else ""
     earlier = conversation_text([m for m in turn[: steps[-1]] if m.get("role") == "tool"])
@@ -336,10 +341,13 @@ class CallJudge:
         #: The question's numbers no step used yet (:func:`unused_numbers`).
         self.unused = unused_numbers(job.messages)
         self.waiting = (
-            bool(self.unused)
+            bool(unused_numbers(job.messages, words=False))
             or unused_value
             or untried_after_failures(job.messages, job.tool_names)
         )
+        #: Whether this turn's last step combined the results and left nothing unused
+        #: (:func:`results_combined`).
+        self.combined = bool(self.turn_calls) and results_combined(job.messages)
         self.doomed_name: str | None = None
         #: The values the call :meth:`repeat_doom` stopped had written.
         self.doomed_arguments: dict[str, Any] = {}
@@ -370,6 +378,13 @@ class CallJudge:
         tool, arguments = call["function"]["name"], arguments_of(call)
         return takes_a_result_place(tool, arguments, [*self.turn_calls, *made], self.question)
 
+    def doubled_in_place(self, call: dict[str, Any]) -> dict[str, Any] | None:
+        """The call's arguments with a number it writes more often than the question states
+        it replaced by the question's next unused number
+        (:func:`~toolkit.local.decision.chains.doubled_in_place`); ``None`` when there is
+        none."""
+        return doubled_in_place(arguments_of(call), self.turn_calls, self.question)
+
     def results_in_place(self, call: dict[str, Any]) -> dict[str, Any] | None:
         """The call's arguments with this turn's results in the places of its spent numbers
         (:func:`~toolkit.local.decision.chains.results_in_place`); ``None`` when it takes no
@@ -386,15 +401,27 @@ class CallJudge:
     def asks_again(self, call: dict[str, Any]) -> bool:
         """With "auto", after results and with no number of the question still waiting:
         whether a call asks another tool what this turn's calls already asked — its numbers
-        all spent by them, none a result's (``multiply(240, 15)`` after ``percent_of(240,
-        15)`` answered 36.0)."""
+        all spent by them, none a result no call took yet (``multiply(240, 15)`` after
+        ``percent_of(240, 15)`` answered 36.0; ``add(194, 2)`` once ``divide(194, 2)``
+        answered 97.0 the halving asked for). Once the last step combined the results and
+        left nothing unused, a call that takes a number of the question more often than the
+        question states it runs the finished chain on (``subtract(97, 58)`` after "subtract
+        58 from that, and then halve the result" answered 97.0): it asks again too."""
         if not self.auto or not self.turn_calls or self.waiting:
             return False
         tool, arguments = call["function"]["name"], arguments_of(call)
         mine = {n for _, n in number_parameters(arguments)}
         spent = {n for t, a in self.turn_calls if t != tool for _, n in number_parameters(a)}
+        taken = {n for _, a in self.turn_calls for _, n in number_parameters(a)}
         said = known_numbers(conversation_text([{"content": r} for r in self.turn_results if r]))
-        return bool(mine) and mine <= spent and not mine & said
+        if bool(mine) and mine <= spent and not mine & (said - taken):
+            return True
+        # A chain done (its last step combined the results and used every number): a call that
+        # takes a number of the question again, more often than the question states it, is
+        # the chain run on (``subtract(97, 58)`` once "subtract 58, then halve" answered 97).
+        uses = [n for _, a in self.turn_calls for _, n in number_parameters(a)]
+        exhausted = {n for n in mine if 0 < stated_times(n, self.question) <= uses.count(n)}
+        return bool(exhausted) and self.combined
 
     def next_step_arguments(self, call: dict[str, Any]) -> dict[str, Any] | None:
         """A chain's next step written with the latest result and the question's unused

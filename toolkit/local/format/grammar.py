@@ -222,7 +222,9 @@ def call_opening(names: Sequence[str]) -> str:
 
 def written_call(name: str, arguments: Mapping[str, Any]) -> str:
     """A call of ``name`` with ``arguments`` as a calls grammar spells it, up to the brace
-    that closes its arguments (left for the model to write, with the call's own end).
+    that closes its arguments (left for the model to write, with the call's own end) — with
+    that brace when the last value is a number, which the model could otherwise write on
+    (``2`` becoming ``250``).
 
     Args:
         name: The tool.
@@ -232,6 +234,10 @@ def written_call(name: str, arguments: Mapping[str, Any]) -> str:
         The text, to be written as a generation's opening.
     """
     body = json.dumps(dict(arguments), ensure_ascii=False)
+    values = list(arguments.values())
+    last = values[-1] if values else None
+    if isinstance(last, (int, float)) and not isinstance(last, bool):
+        return f"{_OPEN}\n{_call_head(name)}{body}"  # the model may not write on its digits
     return f"{_OPEN}\n{_call_head(name)}{body[:-1]}"
 
 
