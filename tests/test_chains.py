@@ -402,3 +402,19 @@ def test_a_factor_in_words_is_an_operand_not_a_number_the_answer_waits_for():
     chain = _turn("Take 36 times 7, then halve the result.", '{"a": 36, "b": 7}', "252")
     assert unused_numbers(chain) == [2.0]
     assert unused_numbers(chain, words=False) == []
+
+
+def test_a_call_writing_a_number_more_often_than_stated_is_a_step_of_nothing():
+    tools = [
+        {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
+        for n in ("sum_numbers", "subtract")
+    ]
+    summed = _steps("三张票一共多少钱？", ([("sum_numbers", '{"values": [60, 45, 30]}')], ["135"]))
+    judge = CallJudge(ChatJob(messages=summed, tools=tools), ToolPolicy(), auto=True)
+    nothing = {"function": {"name": "subtract", "arguments": '{"a": 135, "b": 135}'}}
+    assert judge.writes_twice(nothing)
+    assert not judge.writes_twice({"function": {"name": "subtract", "arguments": '{"a": 135}'}})
+    # two results of the same number may be added
+    same = _steps("Sum them.", ([("f", "{}"), ("f", "{}")], ["6", "6"]))
+    judge = CallJudge(ChatJob(messages=same, tools=tools), ToolPolicy(), auto=True)
+    assert not judge.writes_twice({"function": {"name": "add", "arguments": '{"a": 6, "b": 6}'}})

@@ -53,6 +53,9 @@ def _turn(question: str, *steps: list[tuple[dict, str]]) -> list[dict]:
         ("Berlin", "Paris", False),  # another value
         ("widget", "widget", False),  # the same value
         ("", "widget", False),
+        ("林小雨这", "林小雨", False),  # a run without spaces run on, or cut short
+        ("数学和物", "数学和物理", False),
+        ("数学", "数学和物理", True),  # but an item of the list it joins
     ],
 )
 def test_a_form_of_a_refused_value(value: str, failed: str, expected: bool) -> None:

@@ -210,6 +210,9 @@ class CallWriter:
             yield from self.text(from_results=True)  # the answer is already in the results
             return
         first = self._with_results_in_place(turn, first)
+        if turn.auto and turn.turn_calls and any(turn.writes_twice(c) for c in first[2]):
+            yield from self.text(from_results=True)  # a step of nothing: the answer is there
+            return
         pieces, generation, found = self._in_own_words(turn, first)
         self.used += generation.written  # the kept call's opening is output
         stream = ToolCallStream(job.tool_names, lenient=False)
@@ -513,17 +516,19 @@ class CallWriter:
             and isinstance(spec, dict)
             and v in [*(spec.get("enum") or []), spec.get("default")]
         }
-        forms = [
-            f
+        formed = {
+            v: forms_of(v, said, self.policy.slip_ratio, listed) if v not in offered else []
             for v in refused
-            if v not in offered
-            for f in forms_of(v, said, self.policy.slip_ratio, listed)
-        ]
+        }
+        forms = [f for v in refused for f in formed[v]]
         if not forms:
             return None  # no other form of the values it failed with: nothing to try
         # The strings the call may hold: the forms, and, when it has more than one, its own
-        # (which of them the tool refused is not known; the call again as it was is a repeat).
-        phrases = list(dict.fromkeys([*forms, *(refused if len(refused) > 1 else [])]))
+        # that have no other form (which of them the tool refused is not known; a value with
+        # forms is the likelier one: "数学和物理" beside the student's name) — all its own
+        # when each has forms. The call again as it was is a repeat.
+        kept = [v for v in refused if not formed[v]] or refused
+        phrases = list(dict.fromkeys([*forms, *(kept if len(refused) > 1 else [])]))
         grammar = calls_grammar(self.job.tools, names=[tool], max_calls=1, phrases=phrases)
         pieces, generation, found, doomed = self._attempt(
             self.tokens, grammar, turn.repeat_doom, [tool]

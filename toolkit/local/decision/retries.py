@@ -78,6 +78,10 @@ def _inflected(value: str) -> list[str]:
     return [head + w for w in words]
 
 
+#: A character of a script written without spaces (Chinese, Japanese, Korean).
+_SPACELESS = re.compile(r"[\u3040-\u30FF\u3400-\u4DBF\u4E00-\u9FFF\uAC00-\uD7AF]")
+
+
 def is_form_of(value: str, failed_value: str, ratio: float) -> bool:
     """Whether ``value`` is another form of a value a tool refused.
 
@@ -86,7 +90,8 @@ def is_form_of(value: str, failed_value: str, ratio: float) -> bool:
     "widgets" for "widget" is 0.92), or when it is one item of a list the value joins
     (:func:`parts_of`: "bolts" for "bolts and gears"). A value that adds words ("in Paris" for
     "Paris"), keeps some words but not an item ("spring" for "spring rolls", "Xiamen" for
-    "Xiamen North") or is another phrase of the conversation is not.
+    "Xiamen North"), is a run of a script without spaces cut short or run on ("数学和物" or
+    "试数学和物理" for "数学和物理") or is another phrase of the conversation is not.
 
     Args:
         value: The new call's text value.
@@ -105,7 +110,10 @@ def is_form_of(value: str, failed_value: str, ratio: float) -> bool:
     if mine == theirs:
         return True
     same_length = len(_WORD.findall(value)) == len(_WORD.findall(failed_value))
-    if same_length and difflib.SequenceMatcher(None, mine, theirs).ratio() >= ratio:
+    # In a script written without spaces a run cut short or run on ("林小雨这" for "林小雨")
+    # is a piece of the text around it, not a slip of its characters.
+    cut = (mine in theirs or theirs in mine) and bool(_SPACELESS.search(mine + theirs))
+    if same_length and not cut and difflib.SequenceMatcher(None, mine, theirs).ratio() >= ratio:
         return True  # a slip within its words
     return mine in {_letters(p) for p in parts_of(failed_value)}
 

@@ -378,6 +378,26 @@ class CallJudge:
         tool, arguments = call["function"]["name"], arguments_of(call)
         return takes_a_result_place(tool, arguments, [*self.turn_calls, *made], self.question)
 
+    def writes_twice(self, call: dict[str, Any]) -> bool:
+        """Whether a call writes a number more often than the question and this turn's
+        results state it together (``subtract(135, 135)`` once the sum answered 135): a step
+        of nothing, the answer already there. Of BFCL's 2,005 ground-truth calls two do so
+        (a default repeated).
+
+        Args:
+            call: The call (OpenAI-shaped).
+
+        Returns:
+            True when it does.
+        """
+        numbers = [n for _, n in number_parameters(arguments_of(call))]
+        texts = [self.question, *(r for r in self.turn_results if r and not is_error(r))]
+        for number in set(numbers):
+            stated = sum(stated_times(number, text) for text in texts)
+            if 0 < stated < numbers.count(number):
+                return True
+        return False
+
     def doubled_in_place(self, call: dict[str, Any]) -> dict[str, Any] | None:
         """The call's arguments with a number it writes more often than the question states
         it replaced by the question's next unused number
