@@ -862,7 +862,7 @@ def test_a_chain_starts_with_the_step_its_first_clause_asks_for(local_server) ->
     assert re.search(r"(?<![\d.])19(?![\d]|\.0*[1-9])", result.answer), result.answer
 
 
-def _answered(question: str, steps: list[tuple[object, dict]]) -> list[dict]:
+def _steps_answered(question: str, steps: list[tuple[object, dict]]) -> list[dict]:
     """The conversation after each ``(tool, arguments)`` step was called and answered."""
     messages: list[dict] = [{"role": "user", "content": question}]
     for i, (tool_, arguments) in enumerate(steps, 1):
@@ -885,7 +885,7 @@ _ARITHMETIC = [multiply_numbers, subtract_numbers, divide_numbers, add_numbers]
 def test_a_factor_written_as_a_word_is_the_last_steps_number(local_server) -> None:
     # "halve" states the 2 of the last step; nobody wrote it in digits, so the model's
     # divide(98, 98) had no number to be written again with.
-    messages = _answered(
+    messages = _steps_answered(
         _HALVED, [(multiply_numbers, {"a": 23, "b": 6}), (subtract_numbers, {"a": 138, "b": 40})]
     )
     reply = _sdk(local_server).chat.completions.create(
@@ -899,7 +899,7 @@ def test_a_factor_written_as_a_word_is_the_last_steps_number(local_server) -> No
 def test_a_finished_chain_is_answered_not_run_on(local_server) -> None:
     # Once the half answered 49, the model asked subtract(49, 40): the question's 40 a second
     # time, the chain run past its answer.
-    messages = _answered(
+    messages = _steps_answered(
         _HALVED,
         [
             (multiply_numbers, {"a": 23, "b": 6}),
