@@ -138,6 +138,13 @@ def test_a_fact_a_tool_knows_is_looked_up_not_invented(local_server) -> None:
     )
 
 
+def _loop_calls(result) -> list[tuple[str, dict]]:
+    return [
+        (c["name"], c["args"])
+        for m in result.transcript if isinstance(m, AIMessage) for c in m.tool_calls
+    ]  # fmt: skip
+
+
 def _asked(call_id: str, name: str, arguments: dict) -> dict:
     function = {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False)}
     call = {"id": call_id, "type": "function", "function": function}
@@ -179,10 +186,7 @@ def test_a_lookup_chain_uses_the_looked_up_values(local_server) -> None:
         "How many people live in the capital of France?"
     )
     assert result.answered, result.hint
-    calls = [
-        (c["name"], c["args"]) for m in result.transcript if isinstance(m, AIMessage)
-        for c in m.tool_calls
-    ]  # fmt: skip
+    calls = _loop_calls(result)
     assert calls[0][0] == "get_capital"
     assert ("get_population", {"city": "巴黎"}) in calls or any(
         name == "get_population" and "paris" in str(args).lower() for name, args in calls
@@ -408,10 +412,7 @@ def test_a_name_passes_along_a_lookup_chain(local_server) -> None:
     # get_email("王芳") again: the value get_manager took, whose answer belongs there.
     result = ToolLoop(_chat(local_server), [get_manager, get_email]).run("王芳的经理的邮箱是什么？")
     assert result.answered, result.hint
-    calls = [
-        (c["name"], c["args"])
-        for m in result.transcript if isinstance(m, AIMessage) for c in m.tool_calls
-    ]  # fmt: skip
+    calls = _loop_calls(result)
     assert ("get_email", {"person": "李强"}) in calls, calls
     assert "liqiang@corp.example" in result.answer, result.answer
 
@@ -476,10 +477,7 @@ def test_a_name_a_lookup_gave_is_looked_up_next(local_server) -> None:
     tools = [get_team_captain, get_player_age]
     result = ToolLoop(_chat(local_server), tools).run("How old is the captain of the Blue Sharks?")
     assert result.answered, result.hint
-    calls = [
-        (c["name"], c["args"])
-        for m in result.transcript if isinstance(m, AIMessage) for c in m.tool_calls
-    ]  # fmt: skip
+    calls = _loop_calls(result)
     assert ("get_player_age", {"player": "Mia Chen"}) in calls, calls
     assert re.search(r"(?<![\d.])27(?!\d)", result.answer), result.answer
 
@@ -567,10 +565,7 @@ def test_a_failed_first_step_tries_the_tool_not_yet_called(local_server) -> None
         "法国首都的时区是什么？"
     )
     assert result.answered, result.hint
-    calls = [
-        (c["name"], c["args"])
-        for m in result.transcript if isinstance(m, AIMessage) for c in m.tool_calls
-    ]  # fmt: skip
+    calls = _loop_calls(result)
     assert ("get_capital_of", {"country": "法国"}) in calls, calls
     assert "UTC+1" in result.answer, result.answer
 
@@ -582,10 +577,7 @@ def test_a_chains_first_step_the_question_names_is_made(local_server) -> None:
         "What is the time zone of the capital of Japan?"
     )
     assert result.answered, result.hint
-    calls = [
-        (c["name"], c["args"])
-        for m in result.transcript if isinstance(m, AIMessage) for c in m.tool_calls
-    ]  # fmt: skip
+    calls = _loop_calls(result)
     assert calls[:1] == [("get_capital_of", {"country": "Japan"})], calls
     assert "UTC+9" in result.answer, result.answer
 
@@ -632,10 +624,7 @@ def test_a_result_written_twice_leaves_a_place_for_the_questions_number(local_se
         "What do 3 tickets to Hamilton cost in total?"
     )
     assert result.answered, result.hint
-    calls = [
-        (c["name"], c["args"])
-        for m in result.transcript if isinstance(m, AIMessage) for c in m.tool_calls
-    ]  # fmt: skip
+    calls = _loop_calls(result)
     assert ("multiply", {"first": 120, "second": 3}) in calls, calls
     assert re.search(r"(?<![\d.])360(?![\d]|\.0*[1-9])", result.answer), result.answer
 
@@ -842,13 +831,6 @@ def divide_numbers(a: float, b: float) -> float:
     return a / b
 
 
-def _loop_calls(result) -> list[tuple[str, dict]]:
-    return [
-        (c["name"], c["args"])
-        for m in result.transcript if isinstance(m, AIMessage) for c in m.tool_calls
-    ]  # fmt: skip
-
-
 def test_a_chain_starts_with_the_step_its_first_clause_asks_for(local_server) -> None:
     # Read whole, the question pulls the model to the division it ends with: divide(95, 57)
     # came first. Read up to "95 加 57，" the model is sure of the addition.
@@ -866,15 +848,8 @@ def _steps_answered(question: str, steps: list[tuple[object, dict]]) -> list[dic
     """The conversation after each ``(tool, arguments)`` step was called and answered."""
     messages: list[dict] = [{"role": "user", "content": question}]
     for i, (tool_, arguments) in enumerate(steps, 1):
-        call = {
-            "id": f"call_{i}",
-            "type": "function",
-            "function": {"name": tool_.name, "arguments": json.dumps(arguments)},
-        }
-        messages += [
-            {"role": "assistant", "content": None, "tool_calls": [call]},
-            {"role": "tool", "tool_call_id": f"call_{i}", "content": str(tool_.invoke(arguments))},
-        ]
+        result = str(tool_.invoke(arguments))
+        messages += [_asked(f"call_{i}", tool_.name, arguments), _answered(f"call_{i}", result)]
     return messages
 
 

@@ -46,14 +46,12 @@ from toolkit.local.decision.turn import (
     CallJudge,
     has_results,
     turn_start,
-    unused_numbers,
 )
 from toolkit.local.format.events import Event, Finished, ToolCallEvent
 from toolkit.local.format.grammar import call_opening, calls_grammar, written_call
 from toolkit.local.format.job import ChatJob, SamplingOptions
 from toolkit.local.format.json_scan import JsonScanner
 from toolkit.local.format.parser import ToolCallStream, parse_tool_calls
-from toolkit.wire import content_text
 
 if TYPE_CHECKING:  # calls are decoded on a loaded engine; the llama.cpp module is the runtime's
     from toolkit.local.runtime.engine import Engine
@@ -258,7 +256,7 @@ class CallWriter:
         """The first call of the answer, or ``None`` when the answer should be text (with
         ``sound_only``: when no sound call is found, a rejected call is no fallback)."""
         pieces, generation, found, doomed = self._attempt(
-            self.tokens, grammar, turn.repeat_doom, names, self._likeliest_opening(names)
+            self.tokens, grammar, turn.repeat_doom, names, self._likeliest_opening(turn, names)
         )
         tried = {c["function"]["name"] for c in found} | ({turn.doomed_name} - {None})
         tried |= {_named_tool(pieces)} - {None} if doomed else set()  # a repeat, or a loop
@@ -339,48 +337,42 @@ class CallWriter:
                 return again
         return None
 
-    def _likeliest_opening(self, names: list[str] | None) -> str | None:
+    def _likeliest_opening(self, turn: CallJudge, names: list[str] | None) -> str | None:
         """The first call's opening with the name of the tool the model is likeliest to name
-        (:attr:`names`, when they were measured and any tool may be called): the model would
-        spend a token on each piece of the name and of the envelope after it, which the
-        grammar allows only one way; written, they are evaluated with the prompt in one
-        batch. ``None`` (the grammar's own opening) otherwise."""
+        (:attr:`names`, when they were measured and any tool may be called) — or the tool of
+        the question's step (:meth:`_step_tool`): the model would spend a token on each piece
+        of the name and of the envelope after it, which the grammar allows only one way;
+        written, they are evaluated with the prompt in one batch. ``None`` (the grammar's own
+        opening) otherwise."""
         if names is not None or not self.names:
             return None
-        first = self._first_step_tool()
-        return call_opening([first or max(self.names, key=self.names.__getitem__)])
+        likeliest = max(self.names, key=self.names.__getitem__)
+        return call_opening([self._step_tool(turn, likeliest) or likeliest])
 
-    def _first_step_tool(self) -> str | None:
+    def _step_tool(self, turn: CallJudge, likeliest: str) -> str | None:
         """The tool the model is sure it would name for the question read only up to the
         clause that states the first number no step used yet
-        (:func:`~toolkit.local.decision.clauses.step_prefix`), when that is not the tool it
-        names for the whole question: "128 加 76，然后把结果除以 4" starts with the addition,
-        and once it answered, "add 7 to that, then multiply the result by 3" goes on with the
-        addition (:attr:`~ToolPolicy.first_clause_threshold`). ``None`` otherwise."""
-        messages = self.job.messages
-        start = turn_start(messages)
+        (:func:`~toolkit.local.decision.clauses.step_prefix`), when that is not
+        ``likeliest``, the tool it names for the whole question: "128 加 76，然后把结果除以 4"
+        starts with the addition, and once it answered, "add 7 to that, then multiply the
+        result by 3" goes on with the addition (:attr:`~ToolPolicy.first_clause_threshold`).
+        ``None`` otherwise."""
         threshold = self.policy.first_clause_threshold
-        if threshold >= 1.0 or not messages or messages[start].get("role") != "user":
+        if threshold >= 1.0 or self.engine.token_id("<tool_call>") is None:
             return None
-        if self.engine.token_id("<tool_call>") is None:
-            return None
-        question = content_text(messages[start].get("content"))
-        if has_results(messages[start:]):
-            waiting = unused_numbers(messages)
-        else:
-            waiting = list(known_numbers(question.casefold()))
-        prefix = step_prefix(question, waiting)
+        prefix = step_prefix(turn.question, turn.unused)
         if prefix is None:
             return None
+        messages = self.job.messages
+        start = turn_start(messages)
         cut = [*messages[:start], {**messages[start], "content": prefix}, *messages[start + 1 :]]
         job = replace(self.job, messages=cut)
         tokens = self.engine.tokenize(build_prompt(job, self.policy, self.engine.chat_template))
         names = name_probabilities(
             self.engine, tokens, self.job.tool_names, floor=self.policy.name_floor
         )
-        likeliest = max(names, key=names.__getitem__)
-        whole = max(self.names or names, key=(self.names or names).__getitem__)
-        return likeliest if likeliest != whole and names[likeliest] >= threshold else None
+        step = max(names, key=names.__getitem__)
+        return step if step != likeliest and names[step] >= threshold else None
 
     def _with_results_in_place(
         self, turn: CallJudge, first: tuple[list[str], Any, list[dict]]

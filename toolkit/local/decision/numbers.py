@@ -66,18 +66,17 @@ def is_number(value: Any) -> bool:
 #: Words that state a factor, each with its value. Only words that scale a quantity count, and
 #: "double" and "triple" only as verbs before what they scale ("double the result", not "a
 #: double room"): a cardinal word ("the two cities") is no operand a call should use.
+_SCALED = r"(?= (?:the|that|it|this|them|those|these|its|his|her|their|my|your|our)\b)"
 _FACTOR_WORDS: tuple[tuple[str, float], ...] = (
     (r"\bhalv(?:e|ed|es|ing)\b|\bhalf of\b|\bin half\b|\bby half\b", 2.0),
-    (r"\btwice\b|\bdoubl(?:ed|ing)\b", 2.0),
-    (r"\bdouble(?= (?:the|that|it|this|them|those|these|its|his|her|their|my|your|our)\b)", 2.0),
-    (r"\bthrice\b|\btripl(?:ed|ing)\b", 3.0),
-    (r"\btriple(?= (?:the|that|it|this|them|those|these|its|his|her|their|my|your|our)\b)", 3.0),
+    (r"\btwice\b|\bdoubl(?:ed|ing)\b|\bdouble" + _SCALED, 2.0),
+    (r"\bthrice\b|\btripl(?:ed|ing)\b|\btriple" + _SCALED, 3.0),
     (r"\bquadrupl(?:ed|ing)\b|\bquadruple(?= (?:the|that|it|this)\b)", 4.0),
     ("一半|减半|对半|折半|翻倍|翻一番|[两二双]倍", 2.0),
-    ("翻两番|[四]倍", 4.0),
-    ("[三]倍", 3.0),
-    ("[五]倍", 5.0),
-    ("[十]倍", 10.0),
+    ("翻两番|四倍", 4.0),
+    ("三倍", 3.0),
+    ("五倍", 5.0),
+    ("十倍", 10.0),
 )
 _FACTOR = [(re.compile(pattern, re.IGNORECASE), value) for pattern, value in _FACTOR_WORDS]
 

@@ -141,10 +141,11 @@ class ToolPolicy:
             named with 0.61–0.99 (seven of them), its chit-chat with at most 0.03, and BFCL's
             irrelevance dev split's near misses with 0.56–0.99 (ten of 23 text-preferring cases
             over 0.5, three with a sound call, one of them over 0.9).
-        first_clause_threshold: Before any result, when the question goes on after its
-            first clause that gives values (a chain: "128 加 76，然后把结果除以 4"), the model is
-            asked which tool it would name for the question read only up to that clause
-            (:func:`~toolkit.local.decision.clauses.first_step_prefix`); the first call opens
+        first_clause_threshold: When the question goes on after the clause that states
+            its first number no step used yet (before any result, its first number: a chain,
+            "128 加 76，然后把结果除以 4"), the model is asked which tool it would name for the
+            question read only up to that clause
+            (:func:`~toolkit.local.decision.clauses.step_prefix`); the step's call opens
             with that tool when it differs from the whole question's likeliest and is named
             with at least this probability (1.0 turns it off). Chosen on the dev sets:
             first steps read from the first clause were named with 0.98–1.00 where they

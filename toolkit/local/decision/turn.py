@@ -432,14 +432,13 @@ class CallJudge:
         tool, arguments = call["function"]["name"], arguments_of(call)
         mine = {n for _, n in number_parameters(arguments)}
         spent = {n for t, a in self.turn_calls if t != tool for _, n in number_parameters(a)}
-        taken = {n for _, a in self.turn_calls for _, n in number_parameters(a)}
+        uses = [n for _, a in self.turn_calls for _, n in number_parameters(a)]
         said = known_numbers(conversation_text([{"content": r} for r in self.turn_results if r]))
-        if bool(mine) and mine <= spent and not mine & (said - taken):
+        if bool(mine) and mine <= spent and not mine & (said - set(uses)):
             return True
         # A chain done (its last step combined the results and used every number): a call that
         # takes a number of the question again, more often than the question states it, is
         # the chain run on (``subtract(97, 58)`` once "subtract 58, then halve" answered 97).
-        uses = [n for _, a in self.turn_calls for _, n in number_parameters(a)]
         exhausted = {n for n in mine if 0 < stated_times(n, self.question) <= uses.count(n)}
         return bool(exhausted) and self.combined
 

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from toolkit.errors import PromptError
-from toolkit.local.format.json_grammar import GrammarBuilder, gbnf_literal
+from toolkit.local.format.json_grammar import GrammarBuilder, gbnf_literal, is_json_number
 
 __all__ = [
     "NAME_OPENING",
@@ -234,9 +234,7 @@ def written_call(name: str, arguments: Mapping[str, Any]) -> str:
         The text, to be written as a generation's opening.
     """
     body = json.dumps(dict(arguments), ensure_ascii=False)
-    values = list(arguments.values())
-    last = values[-1] if values else None
-    if isinstance(last, (int, float)) and not isinstance(last, bool):
+    if arguments and is_json_number(list(arguments.values())[-1]):
         return f"{_OPEN}\n{_call_head(name)}{body}"  # the model may not write on its digits
     return f"{_OPEN}\n{_call_head(name)}{body[:-1]}"
 

@@ -39,7 +39,14 @@ from toolkit.local.format.json_numbers import (
     number_range,
 )
 
-__all__ = ["STRING_FORMATS", "GrammarBuilder", "gbnf_literal", "json_literal", "resolve_ref"]
+__all__ = [
+    "STRING_FORMATS",
+    "GrammarBuilder",
+    "gbnf_literal",
+    "is_json_number",
+    "json_literal",
+    "resolve_ref",
+]
 
 _BOUNDS = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
 _YEAR = '( [1-9] [0-9]{3} | "0" [1-9] [0-9]{2} | "00" [1-9] [0-9] | "000" [1-9] )'
@@ -255,8 +262,8 @@ class GrammarBuilder:
         if bounds is not None:
             return number_range(*bounds)
         minimum, exclusive = schema.get("minimum"), schema.get("exclusiveMinimum")
-        non_negative = _is_num(minimum) and minimum >= 0
-        return self.primitive("unumber" if non_negative or _is_num(exclusive) else "number")
+        non_negative = is_json_number(minimum) and minimum >= 0
+        return self.primitive("unumber" if non_negative or is_json_number(exclusive) else "number")
 
     def _array(self, schema: Mapping[str, Any], root: Mapping[str, Any], hint: str) -> str:
         ws = self.primitive("ws")
@@ -332,7 +339,8 @@ class GrammarBuilder:
         return "\n".join(lines) + "\n"
 
 
-def _is_num(value: Any) -> bool:
+def is_json_number(value: Any) -> bool:
+    """Whether a value is a JSON number (an int or a float; booleans are not)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
