@@ -888,3 +888,88 @@ def test_a_finished_chain_is_answered_not_run_on(local_server) -> None:
     message = reply.choices[0].message
     assert not message.tool_calls, message.tool_calls
     assert re.search(r"(?<![\d.])49(?![\d]|\.0*[1-9])", message.content or ""), message.content
+
+
+# -- 25. a refusal's keys the user names, and a chain's step asked first of the wrong value
+
+#: The cinema's seat types: a Chinese and an English name each, and the price in yuan.
+_SEATS = {("普通座", "standard seat"): 45, ("贵宾躺椅座", "VIP recliner seat"): 120}
+
+
+@tool(parse_docstring=True)
+def seat_price(seat_type: str) -> int:
+    """Look up the ticket price of a seat type at the Starlight Cinema, in yuan.
+
+    Args:
+        seat_type: The seat type.
+    """
+    for names, price in _SEATS.items():
+        if seat_type.strip().casefold() in (n.casefold() for n in names):
+            return price
+    known = ", ".join(f"{zh} ({en})" for zh, en in _SEATS)
+    raise ToolException(f"Seat type {seat_type!r} not found. Seat types: {known}.")
+
+
+def _tried(question: str, steps: list[tuple[object, dict]]) -> list[dict]:
+    """The conversation after each ``(tool, arguments)`` step was called, answered or refused."""
+    messages: list[dict] = [{"role": "user", "content": question}]
+    for i, (tool_, arguments) in enumerate(steps, 1):
+        try:
+            result = str(tool_.invoke(arguments))
+        except ToolException as exc:
+            result = f"Error: {exc}"
+        messages += [_asked(f"call_{i}", tool_.name, arguments), _answered(f"call_{i}", result)]
+    return messages
+
+
+def _written(local_server, messages: list[dict], tools: list[object]) -> list[tuple[str, dict]]:
+    reply = _sdk(local_server).chat.completions.create(
+        model="local", messages=messages, tools=[tool_schema(t) for t in tools]
+    )
+    calls = reply.choices[0].message.tool_calls or []
+    return [(c.function.name, json.loads(c.function.arguments)) for c in calls]
+
+
+def test_a_refused_key_is_tried_again_as_the_key_the_user_names(local_server) -> None:
+    # The model translated half of the user's "VIP Recliner Seats"; the refusal lists the
+    # cinema's keys, and before, the retry wrote its own value in the singular instead.
+    question = 'What does one of the "VIP Recliner Seats" cost at the Starlight Cinema?'
+    messages = _tried(question, [(seat_price, {"seat_type": "贵宾 recliner seats"})])
+    written = _written(local_server, messages, [seat_price, add_numbers])
+    assert written == [("seat_price", {"seat_type": "VIP recliner seat"})], written
+
+
+@tool(parse_docstring=True)
+def get_film(title: str) -> str:
+    """Look up a film in the archive: its year, length and director.
+
+    Args:
+        title: The film's title.
+    """
+    if title.strip() in ("星际旅人", "Star Voyager"):
+        return "星际旅人 (Star Voyager): 2019, 128 minutes, director: 陈默 (Chen Mo)"
+    raise ToolException(f"No film titled {title!r} in the archive.")
+
+
+@tool(parse_docstring=True)
+def get_director_school(director_name: str) -> str:
+    """Find the film school a director graduated from.
+
+    Args:
+        director_name: The director's name.
+    """
+    if director_name.strip() in ("陈默", "Chen Mo"):
+        return "北京电影学院 (Beijing Film Academy)"
+    raise ToolException(f"No director named {director_name!r} was found.")
+
+
+def test_a_step_asked_first_of_the_wrong_value_is_made_with_the_records_value(
+    local_server,
+) -> None:
+    # The model asked the school of the film's title, which failed, then looked the film up;
+    # the record names the director, and the step still to make is the school of 陈默.
+    film = "星际旅人"
+    steps = [(get_director_school, {"director_name": film}), (get_film, {"title": film})]
+    messages = _tried("星际旅人这部电影的导演是哪所学校毕业的？", steps)
+    written = _written(local_server, messages, [get_director_school, get_film, add_numbers])
+    assert written == [("get_director_school", {"director_name": "陈默"})], written

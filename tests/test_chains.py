@@ -6,7 +6,9 @@ import pytest
 
 from toolkit.local.decision.chains import (
     doubled_in_place,
+    failed_step_to_resume,
     is_value,
+    labelled_value,
     number_parameters,
     results_in_place,
     spent_numbers,
@@ -223,6 +225,42 @@ def test_a_repeated_call_takes_the_result_of_the_call_that_took_its_value():
     for result in ("北京 (Beijing): 6 °C, sunny", "Error: no such employee", "Carol"):
         assert texts_in_place("get_email", {"person": "Carol"}, earlier[:1], [result]) is None
     assert is_value("李强") and is_value("Sales") and not is_value("6 °C, sunny")
+
+
+def test_a_record_gives_the_value_labelled_for_a_parameter():
+    record = (
+        "竹简 (Bamboo Scrolls): 2-5 players, about 40 minutes, 199 yuan, designer: 周岚 (Zhou Lan)"
+    )
+    assert labelled_value(record, "designer_name") == "周岚"
+    assert (
+        labelled_value('{"title": "Dune", "author": "Frank Herbert"}', "author") == "Frank Herbert"
+    )
+    assert labelled_value('{"book": {"authors": ["Ann Lee"]}}', "author_name") == "Ann Lee"
+    # a word that says nothing of what the parameter holds, a number, an error: no value
+    assert labelled_value('{"name": "Dune", "author": "Frank Herbert"}', "name") is None
+    assert labelled_value("pages: 412, author: Frank Herbert", "pages") is None
+    assert labelled_value("Error: designer: unknown", "designer") is None
+    assert labelled_value(record, "city") is None
+
+
+def test_a_step_asked_first_of_the_wrong_value_is_resumed_with_the_records_value():
+    record = "竹简 (Bamboo Scrolls): 199 yuan, designer: 周岚 (Zhou Lan)"
+    calls = [
+        ("get_designer_hometown", {"designer_name": "竹简"}),
+        ("get_board_game", {"title": "竹简"}),
+    ]
+    results = ["Error: No designer named '竹简' was found.", record]
+    resumed = failed_step_to_resume(calls, results, [True, False])
+    assert resumed == ("get_designer_hometown", {"designer_name": "周岚"})
+    # once the failed tool is called again, or when the later call failed too, nothing is resumed
+    again = [*calls, ("get_designer_hometown", {"designer_name": "周岚"})]
+    assert failed_step_to_resume(again, [*results, "Hangzhou"], [True, False, False]) is None
+    assert failed_step_to_resume(calls, results, [True, True]) is None
+    # a later call that took another value, or a record with nothing for the parameter: none
+    other = [calls[0], ("get_board_game", {"title": "铜峡谷"})]
+    assert failed_step_to_resume(other, results, [True, False]) is None
+    bare = ["Error: No designer named '竹简' was found.", "竹简: 199 yuan, 2-5 players"]
+    assert failed_step_to_resume(calls, bare, [True, False]) is None
 
 
 def test_a_retried_failure_is_left_out_of_the_answer_step():

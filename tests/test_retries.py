@@ -14,6 +14,7 @@ from toolkit.local.decision.retries import (
     forms_of,
     is_form_of,
     listed_items,
+    named_keys,
     parts_of,
 )
 
@@ -93,6 +94,27 @@ def test_the_items_a_refusal_lists_that_hold_the_refused_words() -> None:
     assert forms_of("Airport Garage", [], RATIO, unknown) == []
     quoted = listed_items("Error: Unknown city 'Paris'. Ask for one of: 北京 (Beijing), 上海.")
     assert forms_of("Paris", [], RATIO, quoted) == []
+
+
+def test_the_keys_a_refusal_lists_that_the_user_names() -> None:
+    rooms = (
+        "Error: tool 'get_room_rate' raised ValueError: Room type '家庭 suites' not found at the "
+        "Seabreeze Hotel. Room types: 标准间 (standard room), 家庭套房 (family suite)."
+    )
+    asked = 'What is the nightly price of one of the "Family Suites" at the Seabreeze Hotel?'
+    named = named_keys(rooms, "家庭 suites", asked)
+    assert named == ["family suite"]  # not "Seabreeze Hotel": it shares no word with the value
+    assert forms_of("家庭 suites", [], RATIO, listed_items(rooms), named) == ["family suite"]
+    run_on = "Lantern Harbor and Copper Canyon at the Meeple Corner Café: price"
+    games = (
+        f"Error: Board game '{run_on}' not found. Known games: 灯塔港 (Lantern Harbor), "
+        "铜峡谷 (Copper Canyon), 竹简 (Bamboo Scrolls)."
+    )
+    asked = "What do Lantern Harbor and Copper Canyon cost at the Meeple Corner Café?"
+    assert named_keys(games, run_on, asked) == ["Lantern Harbor", "Copper Canyon"]
+    # keys the user does not name, or an error that lists nothing: none
+    assert named_keys(games, "Bamboo", "What does Bamboo cost?") == []
+    assert named_keys("Error: No exam record found for student '张伟'.", "张伟", "张伟的数学") == []
 
 
 def test_the_parts_of_a_value_that_lists_items() -> None:

@@ -40,11 +40,18 @@ from toolkit.local.decision.numbers import known_numbers, leaves, number_spellin
 from toolkit.local.decision.phrases import conversation_phrases, slip_of
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import build_prompt
-from toolkit.local.decision.retries import failure_to_retry, forms_of, listed_items, parts_of
+from toolkit.local.decision.retries import (
+    failure_to_retry,
+    forms_of,
+    listed_items,
+    named_keys,
+    parts_of,
+)
 from toolkit.local.decision.signals import name_probabilities
 from toolkit.local.decision.turn import (
     CallJudge,
     has_results,
+    last_question,
     turn_start,
 )
 from toolkit.local.format.events import Event, Finished, ToolCallEvent
@@ -508,8 +515,18 @@ class CallWriter:
             and isinstance(spec, dict)
             and v in [*(spec.get("enum") or []), spec.get("default")]
         }
+        asked = last_question(self.job.messages)
+        quoted = [v for v in refused if v.casefold() in error.casefold()]
+
+        def named(value: str) -> list[str]:  # the listed keys the user names, for the value
+            if value not in (quoted if len(refused) > 1 else refused):  # the error quotes
+                return []
+            return named_keys(error, value, asked)
+
         formed = {
-            v: forms_of(v, said, self.policy.slip_ratio, listed) if v not in offered else []
+            v: forms_of(v, said, self.policy.slip_ratio, listed, named(v))
+            if v not in offered
+            else []
             for v in refused
         }
         forms = [f for v in refused for f in formed[v]]
@@ -532,6 +549,16 @@ class CallWriter:
         changed = [v for k, v in written.items() if v != arguments.get(k)]
         reworded = set(written) <= set(arguments) and all(v in forms for v in changed)
         return again if changed and reworded else None
+
+    def failed_step_resumed(self) -> tuple[list[str], Any, list[dict]] | None:
+        """After results, a chain's step that failed because it was asked first, of the wrong
+        value, written again with the value a later record gave for it
+        (:meth:`CallJudge.step_to_resume`); ``None`` when there is none or it is not sound."""
+        if not self.policy.resume_failed_steps or self.job.tool_choice != "auto":
+            return None
+        turn = CallJudge(self.job, self.policy, auto=True)
+        resumed = turn.step_to_resume()
+        return None if resumed is None else self._written_with(turn, *resumed)
 
     def _grounded_retry(
         self, turn: CallJudge, tool: str, call: dict[str, Any], retried: set[str]

@@ -35,10 +35,18 @@ value an earlier call of another tool took under another parameter name, and tha
 result is one value no call has used: the call meant is ``get_email(person="Dave")``
 (:func:`texts_in_place`). Only a repeat is rewritten so — a call the conversation already
 made asks nothing new, so the result's place is the only new thing it can ask.
+A result that is a record gives the value under the label that names the parameter
+(:func:`labelled_value`: "designer: 周岚 (Zhou Lan)" for ``designer_name``).
+
+A chain's last step is often asked first, of the wrong kind of value: "竹简这款桌游的设计师是哪里
+人？" asked as ``get_designer_hometown("竹简")``, which fails; ``get_board_game("竹简")`` then
+answers with the designer. The failed call is the step still to make, with the record's value in
+its place (:func:`failed_step_to_resume`), whatever the model would write next.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -54,7 +62,9 @@ from toolkit.local.decision.numbers import (
 
 __all__ = [
     "doubled_in_place",
+    "failed_step_to_resume",
     "is_value",
+    "labelled_value",
     "number_parameters",
     "results_in_place",
     "spent_numbers",
@@ -271,7 +281,8 @@ def texts_in_place(
 ) -> dict[str, Any] | None:
     """A repeated call's arguments with each text value that an earlier call of another tool
     took under another parameter name replaced by that call's result, when the result is one
-    value (:func:`is_value`) that no call used yet (see the module docstring).
+    value (:func:`is_value`) — or a record with a value labelled for the parameter
+    (:func:`labelled_value`) — that no call used yet (see the module docstring).
 
     Args:
         tool: The call's tool.
@@ -291,11 +302,107 @@ def texts_in_place(
             other_tool, other = earlier[i]
             result = results[i] if i < len(results) else None
             took = [k for k, v in other.items() if isinstance(v, str) and v == value]
-            if other_tool == tool or not took or name in took or not is_value(result):
+            if other_tool == tool or not took or name in took:
                 continue
-            answer = (result or "").strip()
-            if answer.casefold() in used:
+            answer = (result or "").strip() if is_value(result) else labelled_value(result, name)
+            if not answer or answer.casefold() in used:
                 continue
             replaced[name], changed = answer, True
             break
     return replaced if changed else None
+
+
+#: Words of a parameter name that say nothing of what it holds (``designer_name``'s "name").
+_GENERIC = frozenset(
+    "name names value values key keys type text query string input item items info data id".split()
+)
+#: A label and its value in a result written as text ("designer: 周岚 (Zhou Lan)").
+_LABELLED = re.compile(r"([A-Za-z][A-Za-z _-]{2,30}?)\s*[:=：]\s*([^,;\n()（）\[\]{}，；]+)")
+
+
+def _meaning(name: str) -> set[str]:
+    """The words of a name that say what it holds, without a plural ending."""
+    words = re.findall(r"[A-Z]?[a-z]{3,}|[A-Z]{3,}(?![a-z])", name)
+    stems = {re.sub(r"(?:es|s)$", "", w.casefold()) if len(w) > 4 else w.casefold() for w in words}
+    return stems - _GENERIC
+
+
+def _labelled_pairs(value: Any, label: str = "") -> Iterator[tuple[str, Any]]:
+    if isinstance(value, Mapping):
+        for key, inner in value.items():
+            yield from _labelled_pairs(inner, str(key))
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _labelled_pairs(inner, label)
+    elif label:
+        yield label, value
+
+
+def labelled_value(result: str | None, parameter: str) -> str | None:
+    """The text value a record result gives under a label that names the parameter: its key
+    in a JSON object (``{"author": "鲁迅"}`` for ``author``), or a label before a colon in a
+    result written as text ("designer: 周岚 (Zhou Lan)" for ``designer_name``: "周岚").
+
+    A label names the parameter when they share a word that says what it holds (not "name",
+    "id" or "value"). The value is the first one so labelled that has a letter (no number).
+
+    Args:
+        result: The result's text.
+        parameter: The parameter's name.
+
+    Returns:
+        The value, or ``None``.
+    """
+    wanted, text = _meaning(parameter), (result or "").strip()
+    if not wanted or not text or text.casefold().startswith("error"):
+        return None
+    try:
+        pairs = list(_labelled_pairs(json.loads(text)))
+    except ValueError:
+        pairs = [(m.group(1), m.group(2)) for m in _LABELLED.finditer(text)]
+    for label, value in pairs:
+        if not isinstance(value, str) or not _meaning(label) & wanted:
+            continue
+        value = value.strip()
+        if re.search(r"[^\W\d_]", value):  # a word, not a number
+            return value
+    return None
+
+
+def failed_step_to_resume(
+    earlier: Sequence[tuple[str, Mapping[str, Any]]],
+    results: Sequence[str | None],
+    failed: Sequence[bool],
+) -> tuple[str, dict[str, Any]] | None:
+    """The call the chain still has to make, when its last step was asked first, of the wrong
+    value: a call that failed at a text value, after which a call of another tool that took
+    the same value succeeded with a record holding a value for the failed call's parameter
+    (see the module docstring). The failed tool must not have been called again since.
+
+    Args:
+        earlier: ``(tool, arguments)`` of the calls this turn made, in order.
+        results: The result text of each of them.
+        failed: Whether each of them failed.
+
+    Returns:
+        ``(tool, arguments)`` with the record's value in its place, or ``None``.
+    """
+    for i, (tool, arguments) in enumerate(earlier):
+        if not failed[i] or any(t == tool for t, _ in earlier[i + 1 :]):
+            continue
+        texts = {v for v in arguments.values() if isinstance(v, str) and v.strip()}
+        found_later = any(
+            not failed[j] and other != tool and texts & set(map(str, taken.values()))
+            for j, (other, taken) in enumerate(earlier[i + 1 :], start=i + 1)
+        )
+        if not found_later:
+            continue
+        moved = texts_in_place(
+            tool,
+            arguments,
+            earlier[:i] + earlier[i + 1 :],
+            [r for k, r in enumerate(results) if k != i],
+        )
+        if moved is not None:
+            return tool, moved
+    return None

@@ -65,7 +65,10 @@ probabilities at a few points, and on what the conversation already says:
    conversation that is a slip of it, or a key the refusal lists that holds its words —
    when there is one (:attr:`ToolPolicy.retry_failures`,
    :mod:`toolkit.local.decision.retries`); an error that repeats a value answers nothing
-   about it, so the list's other items may follow as extra calls.
+   about it, so the list's other items may follow as extra calls. A refusal's keys that the
+   user's words name are the forms tried. A call that failed at a value that another tool
+   then answered with a record is made again with the record's value for it
+   (:attr:`ToolPolicy.resume_failed_steps`).
 9. **Which step of a chain?** A question that goes on after the clause stating its first
    unused number ("128 加 76，然后把结果除以 4") is read up to that clause too: a tool the model
    is sure of there opens the step (:attr:`ToolPolicy.first_clause_threshold`,
@@ -220,7 +223,17 @@ class ToolPolicy:
             key the refusal lists that holds its words: "Senior Care" for "Senior"),
             and made when it is no repeat: ``get_stock("widgets")`` after
             ``get_stock("widget")`` failed, asked about "widgets"; a title without the 《》 it
-            was quoted in. A tool that fails at the new form too is not tried again.
+            was quoted in. A tool that fails at the new form too is not tried again. When
+            the refusal lists keys that the user's own words name
+            (:func:`~toolkit.local.decision.retries.named_keys`), only those are tried:
+            "family suite" for ``get_room_rate("家庭 suites")``, asked about "Family Suites".
+        resume_failed_steps: After results, a call that failed at a text value that a later
+            call of another tool took and answered with a record is made again with the
+            record's value labelled for its parameter
+            (:func:`~toolkit.local.decision.chains.failed_step_to_resume`:
+            ``get_designer_hometown("周岚")`` after ``get_designer_hometown("竹简")`` failed
+            and ``get_board_game("竹简")`` said "designer: 周岚"), whatever the model would
+            write next: the small model asks a chain's last step first.
         label_results: Show each tool result to the model prefixed by the call it answers
             (``add(x=6, y=5) = 11``), a departure from the stock template that keeps a small
             model from answering with the wrong result.
@@ -245,6 +258,7 @@ class ToolPolicy:
     forbidden_in_text: tuple[str, ...] = ('"name', '"arguments', '"parameters', "'name'")
     label_results: bool = True
     retry_failures: bool = True
+    resume_failed_steps: bool = True
     own_words: bool = True
     leave_out_guesses: bool = True
     user_words: bool = True

@@ -18,13 +18,20 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from toolkit.local.decision.grounding import arguments_of
+from toolkit.local.decision.grounding import arguments_of, occurs
 from toolkit.local.decision.numbers import leaves
 from toolkit.local.decision.phrases import MAX_WORDS
 from toolkit.local.decision.turn import failed, turn_start
 from toolkit.wire import content_text
 
-__all__ = ["failure_to_retry", "forms_of", "is_form_of", "listed_items", "parts_of"]
+__all__ = [
+    "failure_to_retry",
+    "forms_of",
+    "is_form_of",
+    "listed_items",
+    "named_keys",
+    "parts_of",
+]
 
 #: A word: letters and digits of any script.
 _WORD = re.compile(r"\w+")
@@ -144,15 +151,68 @@ def _names(item: str, value: str) -> bool:
     return 0 < n < len(words) and any(words[i : i + n] == theirs for i in range(len(words) - n + 1))
 
 
+#: A pair of characters of a script written without spaces ("家庭" of "家庭套房").
+_PAIR = re.compile(r"(?=([\u3040-\u30FF\u3400-\u4DBF\u4E00-\u9FFF\uAC00-\uD7AF]{2}))")
+
+
+def _shares_a_word(item: str, value: str) -> bool:
+    """Whether a listed item and a refused value have a word in common ("family suite" and
+    "家庭 suites", "家庭套房" and "家庭 suites", "Copper Canyon" and "Lantern Harbor and Copper
+    Canyon at the café"): a word of three letters or more, in any number, or two characters
+    of a script written without spaces."""
+    text = value.casefold()
+    words = [w for w in _WORD.findall(item.casefold()) if len(w) >= 3 and not w.isdigit()]
+    pairs = _PAIR.findall(item)
+    return any(occurs(w, text) for w in words) or any(p in value for p in pairs)
+
+
+def named_keys(error: str, value: str, asked: str) -> list[str]:
+    """The keys a refusal lists that the user's own words name, for a value the model wrote in
+    other words: "Family Suite" of "Room types: 标准间 (Standard Room), 家庭套房 (Family
+    Suite)" after ``get_room_rate("家庭 suites")``, asked about "Family Suites"; "Copper Canyon"
+    and "Lantern Harbor" after a title that ran the two together with words of the tool's
+    description. A tool that lists what it knows is the authority on its keys, and the user's
+    words say which of them is meant.
+
+    An item counts when the user's words hold it (:func:`~toolkit.local.decision.grounding.
+    occurs`, case-folded: a plural ending is the same key) and it has a word in common with
+    the refused value; the pieces of the refused value the error quotes back are not items.
+
+    Args:
+        error: The refusal's text.
+        value: The refused text value.
+        asked: The user's messages of this turn.
+
+    Returns:
+        The named items, in the refusal's order.
+    """
+    unquoted = re.sub(re.escape(value), " ", error, flags=re.IGNORECASE) if value else error
+    text = asked.casefold()
+    return [
+        item
+        for item in listed_items(unquoted)
+        if len(_letters(item)) >= 2
+        and _letters(item) != _letters(value)
+        and occurs(item.casefold(), text)
+        and _shares_a_word(item, value)
+    ]
+
+
 def forms_of(
-    value: str, phrases: Sequence[str], ratio: float, listed: Sequence[str] = ()
+    value: str,
+    phrases: Sequence[str],
+    ratio: float,
+    listed: Sequence[str] = (),
+    named: Sequence[str] = (),
 ) -> list[str]:
     """The forms of a refused value worth trying: the value without the quotes or brackets
     around it ("《寒江雪》" → "寒江雪"), the items it lists (:func:`parts_of`) or else its last
     word in the other number ("spring roll" for "spring rolls"), and the conversation's phrases
     that are forms of it (:func:`is_form_of`: "widgets" for "widget", where the user wrote
     "widgets"), and the items of the refusal's listing that hold its words (:func:`listed_items`:
-    "Senior Care" for "Senior").
+    "Senior Care" for "Senior") — or, when there are any, only the listed keys the user's
+    words name (:func:`named_keys`: "Family Suite" for "家庭 suites", asked about "Family
+    Suites"; not the value's own plural "家庭 suite").
 
     Args:
         value: A text value a tool refused.
@@ -160,16 +220,20 @@ def forms_of(
             (:func:`~toolkit.local.decision.phrases.conversation_phrases`).
         ratio: :attr:`~toolkit.local.decision.policy.ToolPolicy.slip_ratio`.
         listed: The refusal's items (:func:`listed_items`).
+        named: The refusal's keys the user names (:func:`named_keys`).
 
     Returns:
         The forms, without the value itself.
     """
+    if named:
+        return [f for f in dict.fromkeys(named) if f != value]  # the tool's own keys, named
     bare, parts = _ENDS.sub("", value), parts_of(value)
     own = [bare, *(parts or _inflected(bare))]  # a list's items, or the one item's number
     found = [
         *own,
         *(p for p in phrases if is_form_of(p, value, ratio)),
         *(item for item in listed if _names(item, value) or is_form_of(item, value, ratio)),
+        *named,
     ]
     return [f for f in dict.fromkeys(found) if f and f != value]
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from toolkit.local.decision.chains import (
     doubled_in_place,
+    failed_step_to_resume,
     is_value,
     number_parameters,
     results_in_place,
@@ -554,3 +555,14 @@ class CallJudge:
         if not self.auto or not self.turn_calls:
             return None
         return texts_in_place(tool, arguments, self.turn_calls, self.turn_results)
+
+    def step_to_resume(self) -> tuple[str, dict[str, Any]] | None:
+        """With "auto", a call that failed at a value another tool then answered with a record
+        for it, written with the record's value in its place
+        (:func:`~toolkit.local.decision.chains.failed_step_to_resume`:
+        ``get_designer_hometown("周岚")`` after ``get_designer_hometown("竹简")`` failed and
+        ``get_board_game("竹简")`` named the designer); ``None`` when there is none."""
+        if not self.auto or not self.turn_calls:
+            return None
+        failures = [r is None or is_error(r) for r in self.turn_results]
+        return failed_step_to_resume(self.turn_calls, self.turn_results, failures)
