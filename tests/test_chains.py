@@ -456,3 +456,29 @@ def test_a_call_writing_a_number_more_often_than_stated_is_a_step_of_nothing():
     same = _steps("Sum them.", ([("f", "{}"), ("f", "{}")], ["6", "6"]))
     judge = CallJudge(ChatJob(messages=same, tools=tools), ToolPolicy(), auto=True)
     assert not judge.writes_twice({"function": {"name": "add", "arguments": '{"a": 6, "b": 6}'}})
+
+
+def test_a_tool_not_asked_for_about_values_other_tools_took_asks_again():
+    tools = [
+        {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
+        for n in ("get_menu_item", "get_ferry_service", "get_stock")
+    ]
+    question = "What do a rye loaf and a plum tart cost at the bakery?"
+    looked = _steps(
+        question,
+        (
+            [("get_menu_item", '{"item": "rye loaf"}'), ("get_menu_item", '{"item": "plum tart"}')],
+            ['{"item": "Rye Loaf", "price": 12}', '{"item": "Plum Tart", "price": 9}'],
+        ),
+    )
+    judge = CallJudge(ChatJob(messages=looked, tools=tools), ToolPolicy(), auto=True)
+    ferry = {"function": {"name": "get_ferry_service", "arguments": '{"ferry": "Plum Tart"}'}}
+    assert judge.asks_again(ferry)  # the same item asked of a tool nobody asked for
+    # a tool the question asks for, or a value no call took yet, asks something new
+    stock = {"function": {"name": "get_stock", "arguments": '{"item": "plum tart"}'}}
+    asked = looked[:]
+    asked[0] = {"role": "user", "content": question + " Are they in stock?"}
+    judge = CallJudge(ChatJob(messages=asked, tools=tools), ToolPolicy(), auto=True)
+    assert not judge.asks_again(stock)
+    new = {"function": {"name": "get_ferry_service", "arguments": '{"ferry": "Dawn"}'}}
+    assert not judge.asks_again(new)

@@ -112,8 +112,14 @@ def test_the_keys_a_refusal_lists_that_the_user_names() -> None:
     )
     asked = "What do Lantern Harbor and Copper Canyon cost at the Meeple Corner Café?"
     assert named_keys(games, run_on, asked) == ["Lantern Harbor", "Copper Canyon"]
+    # with no key held whole, the keys that hold all of a value the user wrote, and more
+    assert named_keys(games, "bamboo", "What does Bamboo cost?") == ["Bamboo Scrolls"]
+    classes = "Error: Class '瑜伽' not found. Classes: 动感单车 (Spin Cycling), 流瑜伽 (Flow Yoga)."
+    assert named_keys(classes, "瑜伽", "巅峰健身的瑜伽课多长时间？") == ["流瑜伽"]
+    assert named_keys(classes, "巅峰健身的瑜伽课", "巅峰健身的瑜伽课多长时间？") == []
     # keys the user does not name, or an error that lists nothing: none
-    assert named_keys(games, "Bamboo", "What does Bamboo cost?") == []
+    assert named_keys(games, "Chess", "What does Chess cost?") == []
+    assert named_keys(games, "Copper Kettle", "What does the Copper Kettle cost?") == []
     assert named_keys("Error: No exam record found for student '张伟'.", "张伟", "张伟的数学") == []
 
 
@@ -161,3 +167,31 @@ def test_a_failed_result_answers_nothing_about_the_values_it_repeats() -> None:
     assert not history.redundant(bolts)  # the error names bolts, but says nothing of them
     assert history.answered == {}  # and the failed call asked for nothing yet
     assert history.redundant(failed[0])  # the same call again is still a repeat
+
+
+def test_two_refusals_of_one_tool_in_a_step_are_retried_when_the_user_names_a_key() -> None:
+    trains = "Trains: 晨曦号 (Dawn Express), 蓝鲸号 (Blue Whale)."
+    question = "How long are the Dawn Express and then the Blue Whale for Stone Bay altogether?"
+    messages = [
+        {"role": "user", "content": question},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                _call("c1", "get_train", train="Blue Whale for Stone Bay"),
+                _call("c2", "get_train", train="Fog Harbor to Jiangcheng"),
+            ],
+        },
+        {
+            "role": "tool",
+            "tool_call_id": "c1",
+            "content": f"Error: 'Blue Whale for Stone Bay' {trains}",
+        },
+        {
+            "role": "tool",
+            "tool_call_id": "c2",
+            "content": f"Error: 'Fog Harbor to Jiangcheng' {trains}",
+        },
+    ]
+    assert failure_to_retry(messages, question)[1] == {"train": "Blue Whale for Stone Bay"}
+    assert failure_to_retry(messages) is None  # without the user's words: two refusals

@@ -498,7 +498,7 @@ class CallWriter:
         to call with, so no other grounding is asked of it — else ``None``."""
         if not self.policy.retry_failures or self.job.tool_choice != "auto":
             return None
-        failure = failure_to_retry(self.job.messages)
+        failure = failure_to_retry(self.job.messages, last_question(self.job.messages))
         if failure is None:
             return None
         tool, arguments, error = failure

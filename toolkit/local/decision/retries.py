@@ -155,15 +155,14 @@ def _names(item: str, value: str) -> bool:
 _PAIR = re.compile(r"(?=([\u3040-\u30FF\u3400-\u4DBF\u4E00-\u9FFF\uAC00-\uD7AF]{2}))")
 
 
-def _shares_a_word(item: str, value: str) -> bool:
-    """Whether a listed item and a refused value have a word in common ("family suite" and
-    "家庭 suites", "家庭套房" and "家庭 suites", "Copper Canyon" and "Lantern Harbor and Copper
-    Canyon at the café"): a word of three letters or more, in any number, or two characters
-    of a script written without spaces."""
+def _shared(item: str, value: str) -> list[str]:
+    """The pieces a listed item and a refused value have in common ("suite" of "family
+    suite" and "家庭 suites", "家庭" of "家庭套房" and "家庭 suites"): its words of three letters
+    or more that the value holds, in any number, and its pairs of characters of a script
+    written without spaces that the value holds."""
     text = value.casefold()
     words = [w for w in _WORD.findall(item.casefold()) if len(w) >= 3 and not w.isdigit()]
-    pairs = _PAIR.findall(item)
-    return any(occurs(w, text) for w in words) or any(p in value for p in pairs)
+    return [w for w in words if occurs(w, text)] + [p for p in _PAIR.findall(item) if p in value]
 
 
 def named_keys(error: str, value: str, asked: str) -> list[str]:
@@ -176,7 +175,10 @@ def named_keys(error: str, value: str, asked: str) -> list[str]:
 
     An item counts when the user's words hold it (:func:`~toolkit.local.decision.grounding.
     occurs`, case-folded: a plural ending is the same key) and it has a word in common with
-    the refused value; the pieces of the refused value the error quotes back are not items.
+    the refused value. When no item is held whole, the items that hold all the words of a
+    value the user wrote, and more, count: "Butter Croissant" for "croissant" (not "Copper
+    Canyon" for "Copper Kettle").
+    The pieces of the refused value the error quotes back are not items.
 
     Args:
         error: The refusal's text.
@@ -186,16 +188,27 @@ def named_keys(error: str, value: str, asked: str) -> list[str]:
     Returns:
         The named items, in the refusal's order.
     """
-    unquoted = re.sub(re.escape(value), " ", error, flags=re.IGNORECASE) if value else error
+    quoted = f"[{_QUOTES}]\\s*{re.escape(value)}\\s*[{_QUOTES}]"
+    unquoted = re.sub(quoted, " ", error, flags=re.IGNORECASE) if value else error
     text = asked.casefold()
-    return [
-        item
+    items = [
+        (item, shared)
         for item in listed_items(unquoted)
-        if len(_letters(item)) >= 2
-        and _letters(item) != _letters(value)
-        and occurs(item.casefold(), text)
-        and _shares_a_word(item, value)
+        if len(_letters(item)) >= 2 and _letters(item) != _letters(value)
+        for shared in [_shared(item, value)]
+        if shared
     ]
+    whole = [item for item, _ in items if occurs(item.casefold(), text)]
+    return whole or [item for item, _ in items if _holds(item, value) and occurs(value, text)]
+
+
+def _holds(item: str, value: str) -> bool:
+    """Whether a listed item holds all of a value's words and more ("Butter Croissant" holds
+    "croissant", "流瑜伽" holds "瑜伽"; "Copper Canyon" does not hold "Copper Kettle")."""
+    mine, theirs = _letters(item), _letters(value)
+    if _SPACELESS.search(theirs):
+        return theirs in mine and theirs != mine
+    return _names(item, value)
 
 
 def forms_of(
@@ -239,16 +252,19 @@ def forms_of(
 
 
 def failure_to_retry(
-    messages: Sequence[Mapping[str, Any]],
+    messages: Sequence[Mapping[str, Any]], asked: str = ""
 ) -> tuple[str, dict[str, Any], str] | None:
     """The call of this turn's last step that failed and is worth one more try.
 
     It is the first call of the last step whose result is an error, that has a text value,
     and whose tool failed only this once in this turn (a retry that failed too is not tried
-    again, nor are two refusals of one tool in the same step).
+    again, nor are two refusals of one tool in the same step — unless the refusal lists keys
+    the user names for the value, :func:`named_keys`: "Blue Whale" after "Blue Whale for
+    Stone Bay" and an invented train were refused together).
 
     Args:
         messages: OpenAI messages, ending with the last step's results.
+        asked: The user's messages of this turn (for :func:`named_keys`).
 
     Returns:
         ``(tool, arguments, error)``, or ``None``.
@@ -259,18 +275,25 @@ def failure_to_retry(
         return None
     answers = {m.get("tool_call_id"): m for m in turn if m.get("role") == "tool"}
     failures: dict[str, int] = {}
-    for message in turn:
+    earlier: set[str] = set()  # tools that failed before the last step
+    for i, message in enumerate(turn):
         for call in message.get("tool_calls") or []:
             result = answers.get(call.get("id"))
             if result is not None and failed(result):
                 name = call["function"]["name"]
                 failures[name] = failures.get(name, 0) + 1
+                if i < steps[-1]:
+                    earlier.add(name)
     for call in turn[steps[-1]].get("tool_calls") or []:
         result = answers.get(call.get("id"))
         name = call["function"]["name"]
-        if result is None or not failed(result) or failures.get(name, 0) > 1:
+        if result is None or not failed(result) or name in earlier:
             continue
         arguments = arguments_of(call)
-        if any(isinstance(v, str) and v.strip() for v in leaves(arguments)):
-            return name, arguments, content_text(result.get("content"))
+        texts = [v for v in leaves(arguments) if isinstance(v, str) and v.strip()]
+        error = content_text(result.get("content"))
+        if texts and (
+            failures.get(name, 0) == 1 or any(named_keys(error, v, asked) for v in texts)
+        ):
+            return name, arguments, error
     return None

@@ -427,10 +427,15 @@ class CallJudge:
         answered 97.0 the halving asked for). Once the last step combined the results and
         left nothing unused, a call that takes a number of the question more often than the
         question states it runs the finished chain on (``subtract(97, 58)`` after "subtract
-        58 from that, and then halve the result" answered 97.0): it asks again too."""
+        58 from that, and then halve the result" answered 97.0): it asks again too. So does
+        a call of a tool the question does not ask for (:meth:`asks_for`) whose text values
+        are all ones this turn asked other tools already (``get_train_service("Cinnamon
+        Roll")`` once ``get_bakery_item("cinnamon roll")`` answered)."""
         if not self.auto or not self.turn_calls or self.waiting:
             return False
         tool, arguments = call["function"]["name"], arguments_of(call)
+        if self._asks_another_tool(tool, arguments):
+            return True
         mine = {n for _, n in number_parameters(arguments)}
         spent = {n for t, a in self.turn_calls if t != tool for _, n in number_parameters(a)}
         uses = [n for _, a in self.turn_calls for _, n in number_parameters(a)]
@@ -442,6 +447,21 @@ class CallJudge:
         # the chain run on (``subtract(97, 58)`` once "subtract 58, then halve" answered 97).
         exhausted = {n for n in mine if 0 < stated_times(n, self.question) <= uses.count(n)}
         return bool(exhausted) and self.combined
+
+    def _asks_another_tool(self, tool: str, arguments: dict[str, Any]) -> bool:
+        """Whether a call of a tool this turn did not call, and the question does not ask for,
+        asks only text values that calls of other tools took (case aside)."""
+        called = [t for t, _ in self.turn_calls]
+        if tool in called:
+            return False
+
+        def folded(values: Any) -> list[str]:
+            return [v.strip().casefold() for v in leaves(values) if isinstance(v, str)]
+
+        texts, taken = folded(arguments), {v for _, a in self.turn_calls for v in folded(a)}
+        if not texts or not all(v in taken for v in texts):
+            return False
+        return not self.asks_for(tool, list(dict.fromkeys(called)))
 
     def next_step_arguments(self, call: dict[str, Any]) -> dict[str, Any] | None:
         """A chain's next step written with the latest result and the question's unused
