@@ -7,8 +7,8 @@ import pytest
 from toolkit.local.decision.chains import (
     doubled_in_place,
     failed_step_to_resume,
+    fields_in_place,
     is_value,
-    labelled_value,
     number_parameters,
     results_in_place,
     spent_numbers,
@@ -18,6 +18,7 @@ from toolkit.local.decision.chains import (
 from toolkit.local.decision.numbers import magnitude, stated_times
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import turn_results
+from toolkit.local.decision.records import labelled_value
 from toolkit.local.decision.turn import (
     CallJudge,
     results_combined,
@@ -482,3 +483,28 @@ def test_a_tool_not_asked_for_about_values_other_tools_took_asks_again():
     assert not judge.asks_again(stock)
     new = {"function": {"name": "get_ferry_service", "arguments": '{"ferry": "Dawn"}'}}
     assert not judge.asks_again(new)
+
+
+def test_a_call_mixing_two_fields_of_one_record_takes_the_first_field_of_each():
+    dawn = "Dawn Express: departs 07:15, journey 95 minutes, fare 68 yuan"
+    whale = "Blue Whale: departs 08:40, journey 130 minutes, fare 92 yuan"
+    earlier = [("get_train", {"train": "Dawn Express"}), ("get_train", {"train": "Blue Whale"})]
+    question = "I ride the Dawn Express, then the Blue Whale. How long am I on board?"
+    moved = fields_in_place({"a": 130, "b": 92}, earlier, [dawn, whale], question)
+    assert moved == {"a": 95, "b": 130}
+    listed = fields_in_place({"values": [130, 92]}, earlier, [dawn, whale], question)
+    assert listed == {"values": [95, 130]}
+    # one field of each record, a number of the question, or a record alone: as it is
+    assert fields_in_place({"a": 95, "b": 130}, earlier, [dawn, whale], question) is None
+    assert fields_in_place({"a": 130, "b": 92}, earlier, [dawn, whale], "130 and 92?") is None
+    alone = [earlier[1]]
+    assert fields_in_place({"a": 130, "b": 92}, alone, [whale], question) is None
+    records = [
+        '{"item": "Rye", "price": 12, "grams": 500}',
+        '{"item": "Tart", "price": 9, "grams": 90}',
+    ]
+    bakery = [("get_item", {"item": "rye"}), ("get_item", {"item": "tart"})]
+    assert fields_in_place({"x": 12, "y": 500}, bakery, records, "Rye and tart?") == {
+        "x": 12,
+        "y": 9,
+    }

@@ -8,6 +8,7 @@ import pytest
 
 from toolkit.local.decision.comparison import asked_order, comparison
 from toolkit.local.decision.prompt import answer_messages
+from toolkit.local.decision.records import labelled_numbers
 
 
 def _looked_up(question: str, tool: str, param: str, *results: tuple[str, str]) -> list[dict]:
@@ -39,6 +40,8 @@ def _looked_up(question: str, tool: str, param: str, *results: tuple[str, str]) 
         ("上海和杭州哪个城市更暖和？", ("更暖和", True, False)),
         ("哪个月卖得少，三月还是四月？", ("更少", False, False)),
         ("哪种水果最便宜？", ("最便宜", False, True)),
+        ("这三座桥哪座建得最早？", ("最早", False, True)),
+        ("Which of the two ferries leaves later?", ("later", True, False)),
         ("黄山比泰山高多少米？", None),  # a difference, asked of a tool: no order
         ("What is the weather in Beijing?", None),
     ],
@@ -128,3 +131,41 @@ def test_the_final_answer_step_ends_with_the_comparison():
     assert body.endswith("\nComparison: January (120) is more than February (95).")
     assert 'get_monthly_sales(month="February") = 95' in body
     assert "Comparison" not in answer_messages(messages, compare=False)[-1]["content"]
+
+
+def test_records_of_several_numbers_are_compared_by_the_quantity_the_word_is_about():
+    record = '{"name": "Old Stone Bridge", "length_m": 210, "opened": 1887}'
+    assert labelled_numbers(record) == [({"length", "m"}, "210"), ({"opened"}, "1887")]
+    text = "Harbour Ferry: 3-5 stops, about 40 minutes, fare 12 yuan"
+    assert labelled_numbers(text)[-1] == ({"fare", "yuan"}, "12")
+    earliest = _looked_up(
+        "这两座桥哪座建得最早？",
+        "get_bridge",
+        "bridge",
+        ("老石桥", record),
+        ("新港桥", '{"name": "New Harbour Bridge", "length_m": 480, "opened": 1995}'),
+    )
+    assert comparison(earliest) == "比较：老石桥（1887）最早；其余：新港桥（1995）。"
+    cheaper = _looked_up(
+        "Which ferry is cheaper, the Harbour Ferry or the Island Ferry?",
+        "get_ferry",
+        "ferry",
+        ("Harbour Ferry", text),
+        ("Island Ferry", "Island Ferry: 2 stops, about 25 minutes, fare 18 yuan"),
+    )
+    assert comparison(cheaper) == (
+        "Comparison: Harbour Ferry (12) is cheaper than Island Ferry (18)."
+    )
+    # a word of no one quantity compares the label the question names, or nothing
+    more = _looked_up(
+        "Which bridge has more lanes?",
+        "get_bridge",
+        "bridge",
+        ("A", '{"lanes": 4, "opened": 1887}'),
+        ("B", '{"lanes": 6, "opened": 1995}'),
+    )
+    assert comparison(more) == "Comparison: B (6) is more than A (4)."
+    vague = _looked_up(
+        "Which bridge is better?", "get_bridge", "bridge", ("A", record), ("B", record)
+    )
+    assert comparison(vague) is None

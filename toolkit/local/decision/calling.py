@@ -393,14 +393,21 @@ class CallWriter:
         the unused numbers, ``plus(84, 16)`` (:meth:`CallJudge.next_step_arguments`). A
         number written more often than the question states it takes the place of the
         question's next unused one, before results too (``divide(250, 250)`` for "250 的一半":
-        ``divide(250, 2)``, :meth:`CallJudge.doubled_in_place`). The new call is taken when
-        the grammar admits it and it is sound."""
+        ``divide(250, 2)``, :meth:`CallJudge.doubled_in_place`). One that combines two fields
+        of one record while records of its kind wait takes the first field of each
+        (:meth:`CallJudge.fields_in_place`: ``add(95, 130)`` for one train's
+        ``add(130, 92)``). The new call is taken when the grammar admits it and it is
+        sound."""
         found = first[2]
         if not turn.auto or len(found) != 1:
             return first
         arguments = None
         if turn.turn_calls:
-            arguments = turn.next_step_arguments(found[0]) or turn.results_in_place(found[0])
+            arguments = (
+                turn.next_step_arguments(found[0])
+                or turn.results_in_place(found[0])
+                or turn.fields_in_place(found[0])
+            )
         arguments = arguments or turn.doubled_in_place(found[0])
         if arguments is None:
             return first

@@ -46,7 +46,6 @@ its place (:func:`failed_step_to_resume`), whatever the model would write next.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -59,12 +58,13 @@ from toolkit.local.decision.numbers import (
     stated_times,
     written_numbers,
 )
+from toolkit.local.decision.records import labelled_numbers, labelled_value
 
 __all__ = [
     "doubled_in_place",
     "failed_step_to_resume",
+    "fields_in_place",
     "is_value",
-    "labelled_value",
     "number_parameters",
     "results_in_place",
     "spent_numbers",
@@ -312,63 +312,6 @@ def texts_in_place(
     return replaced if changed else None
 
 
-#: Words of a parameter name that say nothing of what it holds (``designer_name``'s "name").
-_GENERIC = frozenset(
-    "name names value values key keys type text query string input item items info data id".split()
-)
-#: A label and its value in a result written as text ("designer: 周岚 (Zhou Lan)").
-_LABELLED = re.compile(r"([A-Za-z][A-Za-z _-]{2,30}?)\s*[:=：]\s*([^,;\n()（）\[\]{}，；]+)")
-
-
-def _meaning(name: str) -> set[str]:
-    """The words of a name that say what it holds, without a plural ending."""
-    words = re.findall(r"[A-Z]?[a-z]{3,}|[A-Z]{3,}(?![a-z])", name)
-    stems = {re.sub(r"(?:es|s)$", "", w.casefold()) if len(w) > 4 else w.casefold() for w in words}
-    return stems - _GENERIC
-
-
-def _labelled_pairs(value: Any, label: str = "") -> Iterator[tuple[str, Any]]:
-    if isinstance(value, Mapping):
-        for key, inner in value.items():
-            yield from _labelled_pairs(inner, str(key))
-    elif isinstance(value, list):
-        for inner in value:
-            yield from _labelled_pairs(inner, label)
-    elif label:
-        yield label, value
-
-
-def labelled_value(result: str | None, parameter: str) -> str | None:
-    """The text value a record result gives under a label that names the parameter: its key
-    in a JSON object (``{"author": "鲁迅"}`` for ``author``), or a label before a colon in a
-    result written as text ("designer: 周岚 (Zhou Lan)" for ``designer_name``: "周岚").
-
-    A label names the parameter when they share a word that says what it holds (not "name",
-    "id" or "value"). The value is the first one so labelled that has a letter (no number).
-
-    Args:
-        result: The result's text.
-        parameter: The parameter's name.
-
-    Returns:
-        The value, or ``None``.
-    """
-    wanted, text = _meaning(parameter), (result or "").strip()
-    if not wanted or not text or text.casefold().startswith("error"):
-        return None
-    try:
-        pairs = list(_labelled_pairs(json.loads(text)))
-    except ValueError:
-        pairs = [(m.group(1), m.group(2)) for m in _LABELLED.finditer(text)]
-    for label, value in pairs:
-        if not isinstance(value, str) or not _meaning(label) & wanted:
-            continue
-        value = value.strip()
-        if re.search(r"[^\W\d_]", value):  # a word, not a number
-            return value
-    return None
-
-
 def failed_step_to_resume(
     earlier: Sequence[tuple[str, Mapping[str, Any]]],
     results: Sequence[str | None],
@@ -406,3 +349,75 @@ def failed_step_to_resume(
         if moved is not None:
             return tool, moved
     return None
+
+
+def fields_in_place(
+    arguments: Mapping[str, Any],
+    earlier: Sequence[tuple[str, Mapping[str, Any]]],
+    results: Sequence[str | None],
+    question: str,
+) -> dict[str, Any] | None:
+    """A call that combines two fields of one record while records of the same kind wait,
+    written with the first field's value of each record: "the Dawn Express, then the Blue
+    Whale; the total time?" looked up as two records (journey 95 minutes, fare 68 yuan;
+    journey 130 minutes, fare 92 yuan), and the model writes ``add(130, 92)``, one train's
+    minutes and its fare; the step meant is ``add(95, 130)``.
+
+    It applies when every number of the call is stated by one successful record of a tool
+    (:func:`~toolkit.local.decision.records.labelled_numbers`) and none by the question,
+    under two labels or more, while the tool answered other records that state one number
+    under the first number's label; the call's numbers, in order, take the records' values
+    under that label, in the order the records came — when there are as many as the call
+    has places, or the call's numbers are one list.
+
+    Args:
+        arguments: The call's arguments.
+        earlier: ``(tool, arguments)`` of the calls this turn made, in order.
+        results: The result text of each of them (``None`` when it has none).
+        question: The user's question.
+
+    Returns:
+        The new arguments; ``None`` when the call mixes no fields.
+    """
+    mine = [n for _, n in number_parameters(arguments)]
+    if len(mine) < 2 or any(n in known_numbers(question) for n in mine):
+        return None
+    records: dict[str, list[list[tuple[frozenset[str], float]]]] = {}
+    for (tool, _), result in zip(earlier, results, strict=False):
+        if result is None or result.strip().casefold().startswith("error"):
+            continue
+        fields = [(frozenset(w), abs(float(n))) for w, n in labelled_numbers(result)]
+        if len(fields) >= 2:
+            records.setdefault(tool, []).append(fields)
+    for kind in records.values():
+        holders = [r for r in kind if all(any(v == n for _, v in r) for n in mine)]
+        if len(kind) < 2 or len(holders) != 1:
+            continue
+        record = holders[0]
+        labels = [next(w for w, v in record if v == n) for n in mine]
+        if len(set(labels)) < 2:
+            return None
+        values = []
+        for other in kind:
+            under = [v for w, v in other if w == labels[0]]
+            if len(under) != 1:
+                return None
+            values.append(under[0])
+        return _numbers_replaced(arguments, values)
+    return None
+
+
+def _numbers_replaced(arguments: Mapping[str, Any], values: list[float]) -> dict[str, Any] | None:
+    """The arguments with their numbers replaced by ``values`` in order: one list of numbers
+    becomes the values; single numbers take them one each, when there are as many."""
+    lists = [k for k, v in arguments.items() if isinstance(v, list) and all(map(is_number, v))]
+    singles = [k for k, v in arguments.items() if is_number(v)]
+    replaced = dict(arguments)
+    if len(lists) == 1 and not singles:
+        replaced[lists[0]] = [plain_number(v) for v in values]
+        return replaced
+    if lists or len(singles) != len(values):
+        return None
+    for key, value in zip(singles, values, strict=True):
+        replaced[key] = plain_number(value)
+    return replaced

@@ -5,14 +5,16 @@ and 95: the small model reads both results and answers "more in February" about 
 not — ordering two numbers is a step it gets wrong, like arithmetic. So the ordering is not
 left to it: when the question asks a comparison (a comparative or superlative word it
 recognises: "higher", "colder", "更长", "最便宜", "卖得少") and this turn's results are one
-tool's answers for different values of one argument, each stating one number, the sentence
+tool's answers for different values of one argument, each stating one number (or, in a
+record of several, one of the quantity the word is about: the price of "cheaper", the year of
+"最早", :func:`labelled_numbers`), the sentence
 that compares them is written here (:func:`comparison`): "January (120) is more than February
 (95)." The final-answer step shows it under the results
 (:func:`~toolkit.local.decision.prompt.answer_messages`); the model still writes the answer.
 
 Nothing is said when the question asks no comparison the word lists know, when the results
-come from several tools (a later step combined them: the difference asked for is a result of
-its own) or when two values tie.
+that state numbers come from several tools (a later step combined them: the difference asked
+for is a result of its own) or when two values tie.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolkit.local.decision.numbers import said_numbers
+from toolkit.local.decision.records import label_words, labelled_numbers
 from toolkit.local.decision.turn import failed, last_question, turn_start
 from toolkit.wire import content_text
 
@@ -32,20 +35,58 @@ __all__ = ["asked_order", "comparison"]
 #: superlative forms).
 _LARGER_EN = (
     "higher taller bigger larger greater more longer warmer hotter older heavier faster "
-    "richer farther further deeper wider busier costlier pricier "
+    "richer farther further deeper wider busier costlier pricier later newer "
     "highest tallest biggest largest greatest most longest warmest hottest oldest heaviest "
-    "fastest richest farthest furthest deepest widest busiest"
+    "fastest richest farthest furthest deepest widest busiest latest newest"
 )
 _SMALLER_EN = (
     "lower shorter smaller less fewer colder cooler younger lighter cheaper slower poorer "
-    "closer nearer shallower narrower "
+    "closer nearer shallower narrower earlier sooner "
     "lowest shortest smallest least fewest coldest coolest youngest lightest cheapest "
-    "slowest poorest closest nearest shallowest narrowest"
+    "slowest poorest closest nearest shallowest narrowest earliest soonest"
 )
 #: Chinese adjectives of the larger and the smaller value, asked with 更 (more), 最 (most),
 #: 较 (rather) or 得 ("卖得少": sold less).
-_LARGER_ZH = "高 长 大 多 暖和 暖 热 贵 重 快 老 远 深 宽 富"
-_SMALLER_ZH = "低 短 小 少 冷 凉快 凉 便宜 轻 慢 年轻 近 浅 窄 穷"
+_LARGER_ZH = "高 长 大 多 暖和 暖 热 贵 重 快 老 远 深 宽 富 晚 迟"
+_SMALLER_ZH = "低 短 小 少 冷 凉快 凉 便宜 轻 慢 年轻 近 浅 窄 穷 早"
+
+#: The words of a record's labels and units that each comparison word is about (the price of
+#: "cheaper", the year of "earlier"), for a result that states several numbers. A word
+#: not listed ("more", "多") compares a label the question itself names.
+_QUANTITIES = {
+    "price": "price prices cost costs fare fares fee fees yuan dollar dollars usd rmb eur 元 块",
+    "time": "year years date published publication founded built opened released since",
+    "length": "length long km kilometres kilometers miles minutes hours duration pages",
+    "height": "height tall elevation altitude metres meters score points",
+    "size": "area size capacity population seats places volume",
+    "temperature": "temperature temp degrees °c",
+    "weight": "weight kg kilograms grams pounds lb 斤 公斤 克",
+    "age": "age 岁",
+    "speed": "speed km/h mph",
+    "distance": "distance km kilometres kilometers miles",
+    "depth": "depth deep metres meters",
+    "width": "width wide metres meters",
+}
+_ABOUT = {
+    "price": "贵 便宜 costlier pricier cheaper costliest priciest cheapest richer poorer 富 穷",
+    "time": "早 晚 迟 earlier sooner later newer earliest soonest latest newest",
+    "length": "长 短 longer shorter longest shortest",
+    "height": "高 低 higher taller lower highest tallest lowest",
+    "size": "大 小 bigger larger smaller biggest largest smallest busier busiest",
+    "temperature": "暖和 暖 热 冷 凉快 凉 warmer hotter colder cooler "
+    "warmest hottest coldest coolest",
+    "weight": "重 轻 heavier lighter heaviest lightest",
+    "age": "老 年轻 older younger oldest youngest",
+    "speed": "快 慢 faster slower fastest slowest",
+    "distance": "远 近 farther further closer nearer farthest furthest closest nearest",
+    "depth": "深 浅 deeper shallower deepest shallowest",
+    "width": "宽 窄 wider narrower widest narrowest",
+}
+_LABELS = {
+    word: set(_QUANTITIES[quantity].split())
+    for quantity, words in _ABOUT.items()
+    for word in words.split()
+}
 
 
 def _alternatives(words: str) -> str:
@@ -86,6 +127,22 @@ def asked_order(question: str) -> tuple[str, bool, bool] | None:
     return word, en["larger"] is not None, word.endswith("est") or word in ("most", "least")
 
 
+def _compared_number(result: str, word: str, question: str) -> str | None:
+    """The one number of a result that the comparison word is about: the result's only
+    number, or the only one whose label is of the word's quantity ("cheaper": a price, a
+    fare, yuan; "最早": a year, a date) — or, for a word of no one quantity ("more", "多"),
+    whose label the question names."""
+    numbers = said_numbers(result)
+    if len(numbers) == 1:
+        return numbers[0]
+    adjective = word[1:] if word[:1] in "更最较得" else word
+    wanted = _LABELS.get(adjective)
+    if wanted is None:
+        wanted = {w for w in label_words(question) if len(w) >= 4}
+    found = [n for words, n in labelled_numbers(result) if words & wanted]
+    return found[0] if len(found) == 1 else None
+
+
 def _looked_up(messages: Sequence[Mapping[str, Any]]) -> list[tuple[str, dict, str]]:
     """This turn's successful calls with their results: ``(tool, arguments, result)``."""
     turn = messages[turn_start(messages) + 1 :]
@@ -123,20 +180,21 @@ def comparison(messages: Sequence[Mapping[str, Any]]) -> str | None:
     """
     question = last_question(messages)
     order = asked_order(question)
-    found = _looked_up(messages)
+    # A result without a number (a birthplace looked up on the side) compares nothing.
+    found = [f for f in _looked_up(messages) if said_numbers(f[2])]
     if order is None or len(found) < 2 or len({tool for tool, _, _ in found}) != 1:
         return None
     keys = {k for _, arguments, _ in found for k in arguments}
     varying = [k for k in keys if len({json.dumps(a.get(k)) for _, a, _ in found}) > 1]
     if len(varying) != 1:
         return None
+    word, larger, superlative = order
     entries = []
     for _, arguments, result in found:
-        numbers, name = said_numbers(result), arguments.get(varying[0])
-        if len(numbers) != 1 or not isinstance(name, str):
+        number, name = _compared_number(result, word, question), arguments.get(varying[0])
+        if number is None or not isinstance(name, str):
             return None
-        entries.append((float(numbers[0]), name, numbers[0]))
-    word, larger, superlative = order
+        entries.append((float(number), name, number))
     entries.sort(key=lambda e: e[0], reverse=larger)
     if entries[0][0] == entries[1][0]:
         return None  # a tie: neither answers

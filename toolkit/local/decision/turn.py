@@ -16,6 +16,7 @@ from typing import Any
 from toolkit.local.decision.chains import (
     doubled_in_place,
     failed_step_to_resume,
+    fields_in_place,
     is_value,
     number_parameters,
     results_in_place,
@@ -575,6 +576,17 @@ class CallJudge:
         if not self.auto or not self.turn_calls:
             return None
         return texts_in_place(tool, arguments, self.turn_calls, self.turn_results)
+
+    def fields_in_place(self, call: dict[str, Any]) -> dict[str, Any] | None:
+        """With "auto", a call that combines two fields of one record while records of the
+        same kind wait, written with the first field's value of each
+        (:func:`~toolkit.local.decision.chains.fields_in_place`: ``add(95, 130)`` for
+        ``add(130, 92)``, one train's minutes and fare); ``None`` when it mixes none."""
+        if not self.auto or not self.turn_calls:
+            return None
+        return fields_in_place(
+            arguments_of(call), self.turn_calls, self.turn_results, self.question
+        )
 
     def step_to_resume(self) -> tuple[str, dict[str, Any]] | None:
         """With "auto", a call that failed at a value another tool then answered with a record

@@ -1,0 +1,124 @@
+"""What a tool result that is a record says under each label. Pure.
+
+A lookup often answers with a record, not one value: ``{"title": "玻璃果园", "author": "Tomas
+Varga", "pages": 436, "first_published": 1998}``, or "灯塔港 (Lantern Harbor): 2-4 players, about
+45 minutes, 268 yuan, designer: 周岚". A later step needs one of its values — the designer for
+``get_designer_hometown(designer_name)`` (:func:`labelled_value`), the year "最早" compares
+(:func:`labelled_numbers`, read by :mod:`toolkit.local.decision.comparison`) — and finds it by
+the words of its label.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+__all__ = ["label_words", "labelled_numbers", "labelled_value"]
+
+#: Words of a parameter name that say nothing of what it holds (``designer_name``'s "name").
+_GENERIC = frozenset(
+    "name names value values key keys type text query string input item items info data id".split()
+)
+#: A label and its value in a result written as text ("designer: 周岚 (Zhou Lan)").
+_LABELLED = re.compile(r"([A-Za-z][A-Za-z _-]{2,30}?)\s*[:=：]\s*([^,;\n()（）\[\]{}，；]+)")
+
+
+def _meaning(name: str) -> set[str]:
+    """The words of a name that say what it holds, without a plural ending."""
+    words = re.findall(r"[A-Z]?[a-z]{3,}|[A-Z]{3,}(?![a-z])", name)
+    stems = {re.sub(r"(?:es|s)$", "", w.casefold()) if len(w) > 4 else w.casefold() for w in words}
+    return stems - _GENERIC
+
+
+def _labelled_pairs(value: Any, label: str = "") -> Iterator[tuple[str, Any]]:
+    if isinstance(value, Mapping):
+        for key, inner in value.items():
+            yield from _labelled_pairs(inner, str(key))
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _labelled_pairs(inner, label)
+    elif label:
+        yield label, value
+
+
+def labelled_value(result: str | None, parameter: str) -> str | None:
+    """The text value a record result gives under a label that names the parameter: its key
+    in a JSON object (``{"author": "鲁迅"}`` for ``author``), or a label before a colon in a
+    result written as text ("designer: 周岚 (Zhou Lan)" for ``designer_name``: "周岚").
+
+    A label names the parameter when they share a word that says what it holds (not "name",
+    "id" or "value"). The value is the first one so labelled that has a letter (no number).
+
+    Args:
+        result: The result's text.
+        parameter: The parameter's name.
+
+    Returns:
+        The value, or ``None``.
+    """
+    wanted, text = _meaning(parameter), (result or "").strip()
+    if not wanted or not text or text.casefold().startswith("error"):
+        return None
+    try:
+        pairs = list(_labelled_pairs(json.loads(text)))
+    except ValueError:
+        pairs = [(m.group(1), m.group(2)) for m in _LABELLED.finditer(text)]
+    for label, value in pairs:
+        if not isinstance(value, str) or not _meaning(label) & wanted:
+            continue
+        value = value.strip()
+        if re.search(r"[^\W\d_]", value):  # a word, not a number
+            return value
+    return None
+
+
+#: A word of a label or unit: a run of Latin letters, one Chinese character, or a unit sign.
+_LABEL_WORD = re.compile(r"km/h|°c|[a-z]+|[\u4e00-\u9fff]")
+#: A number as a result writes it.
+_NUMBER = re.compile(r"(?<![\d.])-?\d+(?:\.\d+)?(?![\d])")
+#: What separates the parts of a result written as text ("2-4 players, about 45 minutes").
+_PART = re.compile(r"[,;()\n，；（）、]")
+
+
+def label_words(label: str) -> set[str]:
+    """The words of a label or unit, case-folded ("first_published" → first, published)."""
+    return set(_LABEL_WORD.findall(label.casefold().replace("_", " ")))
+
+
+def labelled_numbers(result: str) -> list[tuple[set[str], str]]:
+    """Each number a result states, with the words of its label: its key in a JSON object
+    (``{"first_published": 1998}``), or the words of the part of a text result it stands in
+    ("about 45 minutes", "second-class fare 68 yuan").
+
+    Args:
+        result: A tool result.
+
+    Returns:
+        ``(label words, number as written)`` for each number, in order.
+    """
+    try:
+        data = json.loads(result)
+    except ValueError:
+        data = None
+    if isinstance(data, (dict, list)):
+        pairs: list[tuple[set[str], str]] = []
+
+        def walk(value: Any, label: str) -> None:
+            if isinstance(value, dict):
+                for key, inner in value.items():
+                    walk(inner, str(key))
+            elif isinstance(value, list):
+                for inner in value:
+                    walk(inner, label)
+            elif isinstance(value, (int, float)) and not isinstance(value, bool):
+                pairs.append((label_words(label), str(value)))
+
+        walk(data, "")
+        return pairs
+    return [
+        (label_words(_NUMBER.sub(" ", part)), n)
+        for part in _PART.split(result)
+        for n in _NUMBER.findall(part)
+    ]
