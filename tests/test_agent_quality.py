@@ -973,3 +973,71 @@ def test_a_step_asked_first_of_the_wrong_value_is_made_with_the_records_value(
     messages = _tried("星际旅人这部电影的导演是哪所学校毕业的？", steps)
     written = _written(local_server, messages, [get_director_school, get_film, add_numbers])
     assert written == [("get_director_school", {"director_name": "陈默"})], written
+
+
+# -- 26. records that state several numbers: the field a step and a comparison are about
+
+_FERRIES = {
+    "Harbour Ferry": "Pier 1 -> Gull Island, departs 09:10, crossing 40 minutes, fare 35 yuan",
+    "Island Ferry": "Gull Island -> Cape Lin, departs 10:20, crossing 55 minutes, fare 48 yuan",
+}
+
+
+@tool(parse_docstring=True)
+def get_ferry(ferry: str) -> str:
+    """Look up a ferry's route, departure, crossing time and fare.
+
+    Args:
+        ferry: The ferry's name.
+    """
+    if ferry.strip() not in _FERRIES:
+        raise ToolException(f"No ferry called {ferry!r}.")
+    return f"{ferry.strip()}: {_FERRIES[ferry.strip()]}"
+
+
+def test_a_sum_over_records_takes_one_field_of_each(local_server) -> None:
+    # Before, the model added one ferry's crossing and its fare: add(55, 48).
+    question = (
+        "I take the Harbour Ferry and then the Island Ferry. How many minutes am I on the water?"
+    )
+    steps = [(get_ferry, {"ferry": "Harbour Ferry"}), (get_ferry, {"ferry": "Island Ferry"})]
+    messages = _tried(question, steps)
+    written = _written(local_server, messages, [get_ferry, add_numbers])
+    assert written == [("add_numbers", {"a": 40, "b": 55})], written
+
+
+_BRIDGES = {
+    name: json.dumps(
+        {"bridge": name, "length_m": m, "lanes": lanes, "opened": year}, ensure_ascii=False
+    )
+    for name, m, lanes, year in [
+        ("老石桥", 210, 2, 1887),
+        ("新港桥", 480, 6, 1995),
+        ("云河桥", 1320, 4, 1962),
+    ]
+}
+
+
+@tool(parse_docstring=True)
+def get_bridge(bridge: str) -> str:
+    """Look up a city bridge: its length in metres, lanes and the year it opened.
+
+    Args:
+        bridge: The bridge's name.
+    """
+    if bridge.strip() not in _BRIDGES:
+        raise ToolException(f"No bridge called {bridge!r}.")
+    return _BRIDGES[bridge.strip()]
+
+
+def test_a_comparison_of_records_is_about_the_quantity_its_word_names(local_server) -> None:
+    # Each record states a length, lanes and a year; "最早" asks for the year.
+    question = "新港桥、云河桥和老石桥，哪座桥建成得最早？"
+    steps = [(get_bridge, {"bridge": b}) for b in ("新港桥", "云河桥", "老石桥")]
+    messages = _tried(question, steps)
+    reply = _sdk(local_server).chat.completions.create(
+        model="local", messages=messages, tools=[tool_schema(get_bridge), tool_schema(add_numbers)]
+    )
+    answer = reply.choices[0].message.content or ""
+    assert not reply.choices[0].message.tool_calls, reply.choices[0].message.tool_calls
+    assert re.search(r"老石桥[^，。；]*最早|最早[^，。；]*老石桥", answer), answer

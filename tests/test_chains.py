@@ -10,6 +10,7 @@ from toolkit.local.decision.chains import (
     fields_in_place,
     is_value,
     number_parameters,
+    other_field,
     results_in_place,
     spent_numbers,
     takes_a_result_place,
@@ -508,3 +509,17 @@ def test_a_call_mixing_two_fields_of_one_record_takes_the_first_field_of_each():
         "x": 12,
         "y": 9,
     }
+
+
+def test_an_extra_call_over_the_records_other_quantity_is_not_made():
+    records = [
+        '{"item": "Rye", "price": 18, "grams": 110}',
+        '{"item": "Tart", "price": 15, "grams": 95}',
+    ]
+    earlier = [("get_item", {"item": "rye"}), ("get_item", {"item": "tart"})]
+    prices = {"values": [18, 15]}
+    assert other_field({"values": [110, 95]}, [prices], earlier, records)
+    # the same quantity again, numbers of no record, or no earlier call: not this fault
+    assert not other_field({"values": [15, 18]}, [prices], earlier, records)
+    assert not other_field({"values": [3, 4]}, [prices], earlier, records)
+    assert not other_field({"values": [110, 95]}, [], earlier, records)

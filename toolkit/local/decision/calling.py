@@ -629,6 +629,8 @@ class CallWriter:
             call = found[0]
             if turn.history.redundant(call) or turn.takes_a_result_place(call, made):
                 continue  # a repeat, or a later step that needs a result not there yet
+            if turn.other_field(call, made):
+                continue  # the records' other quantity, beside the one the answer combined
             arguments, tool = arguments_of(call), call["function"]["name"]
             exempt = turn.defaults.get(tool, frozenset())
             if adds_new_grounded_values(

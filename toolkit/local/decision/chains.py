@@ -66,6 +66,7 @@ __all__ = [
     "fields_in_place",
     "is_value",
     "number_parameters",
+    "other_field",
     "results_in_place",
     "spent_numbers",
     "takes_a_result_place",
@@ -383,12 +384,8 @@ def fields_in_place(
     if len(mine) < 2 or any(n in known_numbers(question) for n in mine):
         return None
     records: dict[str, list[list[tuple[frozenset[str], float]]]] = {}
-    for (tool, _), result in zip(earlier, results, strict=False):
-        if result is None or result.strip().casefold().startswith("error"):
-            continue
-        fields = [(frozenset(w), abs(float(n))) for w, n in labelled_numbers(result)]
-        if len(fields) >= 2:
-            records.setdefault(tool, []).append(fields)
+    for call, result in zip(earlier, results, strict=False):
+        records.setdefault(call[0], []).extend(_records([call], [result]))
     for kind in records.values():
         holders = [r for r in kind if all(any(v == n for _, v in r) for n in mine)]
         if len(kind) < 2 or len(holders) != 1:
@@ -421,3 +418,65 @@ def _numbers_replaced(arguments: Mapping[str, Any], values: list[float]) -> dict
     for key, value in zip(singles, values, strict=True):
         replaced[key] = plain_number(value)
     return replaced
+
+
+def _records(
+    earlier: Sequence[tuple[str, Mapping[str, Any]]], results: Sequence[str | None]
+) -> list[list[tuple[frozenset[str], float]]]:
+    """The fields of this turn's successful results that state two numbers or more."""
+    found = []
+    for _, result in zip(earlier, results, strict=False):
+        if result is None or result.strip().casefold().startswith("error"):
+            continue
+        fields = [(frozenset(w), abs(float(n))) for w, n in labelled_numbers(result)]
+        if len(fields) >= 2:
+            found.append(fields)
+    return found
+
+
+def _common_label(
+    numbers: Sequence[float], records: Sequence[list[tuple[frozenset[str], float]]]
+) -> frozenset[str] | None:
+    """The one label all the numbers stand under in the records, each in another record."""
+    if len(numbers) < 2:
+        return None
+    common: set[frozenset[str]] | None = None
+    for n in numbers:
+        labels = {w for record in records for w, v in record if v == n}
+        common = labels if common is None else common & labels
+    return next(iter(common)) if common and len(common) == 1 else None
+
+
+def other_field(
+    arguments: Mapping[str, Any],
+    made: Sequence[Mapping[str, Any]],
+    earlier: Sequence[tuple[str, Mapping[str, Any]]],
+    results: Sequence[str | None],
+) -> bool:
+    """Whether an extra call combines the records' values under another label than an
+    earlier call of the answer combined: ``sum([110, 95, 600])``, the three pastries'
+    weights, beside ``sum([18, 15, 32])``, their prices, for "what will it come to?". The
+    question asks one total; the first call the model wrote is its reading of it.
+
+    Args:
+        arguments: The extra call's arguments.
+        made: The arguments of the answer's earlier calls of the same tool.
+        earlier: ``(tool, arguments)`` of the calls this turn made before the answer.
+        results: The result text of each of them.
+
+    Returns:
+        True for such a call.
+    """
+    records = _records(earlier, results)
+    if len(records) < 2:
+        return False
+    mine = [n for _, n in number_parameters(arguments)]
+    label = _common_label(mine, records)
+    if label is None:
+        return False
+    for other in made:
+        theirs = [n for _, n in number_parameters(other)]
+        first = _common_label(theirs, records)
+        if first is not None and first != label and len(theirs) == len(mine):
+            return True
+    return False

@@ -77,6 +77,12 @@ probabilities at a few points, and on what the conversation already says:
    the place of its next unused one (``divide(250, 250)`` → ``divide(250, 2)``); the same
    inputs asked of another tool while later numbers wait are the last step written too soon;
    and once the chain is done, a call that takes a question's number again is not made.
+10. **Which field of a record?** A lookup that answers with a record states several numbers
+   (journey 95 minutes, fare 68 yuan). A call that combines two fields of one record while
+   records of its kind wait takes the first field of each (``add(95, 130)`` for one train's
+   ``add(130, 92)``), and an extra call over the records' other quantity (their weights
+   beside their prices) is not made (:attr:`ToolPolicy.record_fields`,
+   :mod:`toolkit.local.decision.records`).
 
 :mod:`toolkit.local.decision.decoding` turns these into decoding.
 """
@@ -234,6 +240,11 @@ class ToolPolicy:
             ``get_designer_hometown("周岚")`` after ``get_designer_hometown("竹简")`` failed
             and ``get_board_game("竹简")`` said "designer: 周岚"), whatever the model would
             write next: the small model asks a chain's last step first.
+        record_fields: After results, a call that combines two fields of one record while
+            records of the same tool wait is written with the first field's value of each
+            record (:func:`~toolkit.local.decision.chains.fields_in_place`), and an extra
+            call that combines the records' values under another label than the answer's
+            earlier call did is not made (:func:`~toolkit.local.decision.chains.other_field`).
         label_results: Show each tool result to the model prefixed by the call it answers
             (``add(x=6, y=5) = 11``), a departure from the stock template that keeps a small
             model from answering with the wrong result.
@@ -259,6 +270,7 @@ class ToolPolicy:
     label_results: bool = True
     retry_failures: bool = True
     resume_failed_steps: bool = True
+    record_fields: bool = True
     own_words: bool = True
     leave_out_guesses: bool = True
     user_words: bool = True

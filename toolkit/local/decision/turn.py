@@ -19,6 +19,7 @@ from toolkit.local.decision.chains import (
     fields_in_place,
     is_value,
     number_parameters,
+    other_field,
     results_in_place,
     spent_numbers,
     takes_a_result_place,
@@ -582,11 +583,22 @@ class CallJudge:
         same kind wait, written with the first field's value of each
         (:func:`~toolkit.local.decision.chains.fields_in_place`: ``add(95, 130)`` for
         ``add(130, 92)``, one train's minutes and fare); ``None`` when it mixes none."""
-        if not self.auto or not self.turn_calls:
+        if not self.auto or not self.turn_calls or not self.policy.record_fields:
             return None
         return fields_in_place(
             arguments_of(call), self.turn_calls, self.turn_results, self.question
         )
+
+    def other_field(self, call: dict[str, Any], made: Sequence[tuple[str, dict]]) -> bool:
+        """With "auto", whether an extra call combines the records' values under another
+        label than an earlier call of the answer of the same tool did
+        (:func:`~toolkit.local.decision.chains.other_field`: the pastries' weights beside
+        their prices)."""
+        if not self.auto or not self.turn_calls or not self.policy.record_fields:
+            return False
+        tool = call["function"]["name"]
+        same = [a for n, a in made if n == tool]
+        return other_field(arguments_of(call), same, self.turn_calls, self.turn_results)
 
     def step_to_resume(self) -> tuple[str, dict[str, Any]] | None:
         """With "auto", a call that failed at a value another tool then answered with a record
