@@ -8,6 +8,7 @@ from toolkit.local.decision.chains import (
     doubled_in_place,
     failed_step_to_resume,
     fields_in_place,
+    fields_of_one_record,
     is_value,
     number_parameters,
     other_field,
@@ -523,3 +524,27 @@ def test_an_extra_call_over_the_records_other_quantity_is_not_made():
     assert not other_field({"values": [15, 18]}, [prices], earlier, records)
     assert not other_field({"values": [3, 4]}, [prices], earlier, records)
     assert not other_field({"values": [110, 95]}, [], earlier, records)
+
+
+def test_a_call_combining_fields_of_the_only_record_asks_again():
+    tools = [
+        {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
+        for n in ("get_room", "multiply")
+    ]
+    record = '{"room": "family suite", "price_per_night": 888, "max_guests": 4}'
+    looked = _steps(
+        "What's the nightly price of a family suite?",
+        ([("get_room", '{"room": "family suite"}')], [record]),
+    )
+    judge = CallJudge(ChatJob(messages=looked, tools=tools), ToolPolicy(), auto=True)
+    rate_times_guests = {"function": {"name": "multiply", "arguments": '{"a": 888, "b": 4}'}}
+    assert judge.asks_again(rate_times_guests)
+    # a number of the question makes it a step: three nights
+    nights = _steps(
+        "What do 3 nights in a family suite cost?",
+        ([("get_room", '{"room": "family suite"}')], [record]),
+    )
+    judge = CallJudge(ChatJob(messages=nights, tools=tools), ToolPolicy(), auto=True)
+    three = {"function": {"name": "multiply", "arguments": '{"a": 888, "b": 3}'}}
+    assert not judge.asks_again(three)
+    assert not fields_of_one_record({"a": 888, "b": 3}, [("get_room", {})], [record], "3 nights?")

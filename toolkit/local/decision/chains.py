@@ -64,6 +64,7 @@ __all__ = [
     "doubled_in_place",
     "failed_step_to_resume",
     "fields_in_place",
+    "fields_of_one_record",
     "is_value",
     "number_parameters",
     "other_field",
@@ -479,4 +480,39 @@ def other_field(
         first = _common_label(theirs, records)
         if first is not None and first != label and len(theirs) == len(mine):
             return True
+    return False
+
+
+def fields_of_one_record(
+    arguments: Mapping[str, Any],
+    earlier: Sequence[tuple[str, Mapping[str, Any]]],
+    results: Sequence[str | None],
+    question: str,
+) -> bool:
+    """Whether a call only combines fields of one record with each other: the game's price
+    and its fewest players (``add(199, 2)``), the suite's rate and its guests
+    (``multiply(888, 4)``), when the question states none of the numbers and no other record
+    of the tool is there to combine it with (then :func:`fields_in_place` applies). Such a
+    call asks nothing the question asked: the record itself answers.
+
+    Args:
+        arguments: The call's arguments.
+        earlier: ``(tool, arguments)`` of the calls this turn made, in order.
+        results: The result text of each of them.
+        question: The user's question.
+
+    Returns:
+        True for such a call.
+    """
+    mine = [n for _, n in number_parameters(arguments)]
+    if len(mine) < 2 or any(n in known_numbers(question) for n in mine):
+        return False
+    kinds: dict[str, list[list[tuple[frozenset[str], float]]]] = {}
+    for call, result in zip(earlier, results, strict=False):
+        kinds.setdefault(call[0], []).extend(_records([call], [result]))
+    for kind in kinds.values():
+        for record in kind:
+            labels = [[w for w, v in record if v == n] for n in mine]
+            if all(labels) and len({w for found in labels for w in found}) >= 2:
+                return len(kind) == 1
     return False

@@ -80,8 +80,10 @@ probabilities at a few points, and on what the conversation already says:
 10. **Which field of a record?** A lookup that answers with a record states several numbers
    (journey 95 minutes, fare 68 yuan). A call that combines two fields of one record while
    records of its kind wait takes the first field of each (``add(95, 130)`` for one train's
-   ``add(130, 92)``), and an extra call over the records' other quantity (their weights
-   beside their prices) is not made (:attr:`ToolPolicy.record_fields`,
+   ``add(130, 92)``); a call that only combines fields of one record, the only one of its
+   kind, with no number of the question (``multiply(888, 4)``: a suite's rate times its
+   guests) asks again, the record answers; and an extra call over the records' other
+   quantity (their weights beside their prices) is not made (:attr:`ToolPolicy.record_fields`,
    :mod:`toolkit.local.decision.records`).
 
 :mod:`toolkit.local.decision.decoding` turns these into decoding.
@@ -242,7 +244,10 @@ class ToolPolicy:
             write next: the small model asks a chain's last step first.
         record_fields: After results, a call that combines two fields of one record while
             records of the same tool wait is written with the first field's value of each
-            record (:func:`~toolkit.local.decision.chains.fields_in_place`), and an extra
+            record (:func:`~toolkit.local.decision.chains.fields_in_place`); one that only
+            combines fields of one record, the only one of its tool, with no number of the
+            question is not made (:func:`~toolkit.local.decision.chains.
+            fields_of_one_record`); and an extra
             call that combines the records' values under another label than the answer's
             earlier call did is not made (:func:`~toolkit.local.decision.chains.other_field`).
         label_results: Show each tool result to the model prefixed by the call it answers

@@ -17,6 +17,7 @@ from toolkit.local.decision.chains import (
     doubled_in_place,
     failed_step_to_resume,
     fields_in_place,
+    fields_of_one_record,
     is_value,
     number_parameters,
     other_field,
@@ -432,12 +433,19 @@ class CallJudge:
         58 from that, and then halve the result" answered 97.0): it asks again too. So does
         a call of a tool the question does not ask for (:meth:`asks_for`) whose text values
         are all ones this turn asked other tools already (``get_train_service("Cinnamon
-        Roll")`` once ``get_bakery_item("cinnamon roll")`` answered)."""
+        Roll")`` once ``get_bakery_item("cinnamon roll")`` answered), and a call that only
+        combines fields of one record the question states no number of
+        (:func:`~toolkit.local.decision.chains.fields_of_one_record`: ``multiply(888, 4)``, a
+        suite's rate times its guests, asked the rate)."""
         if not self.auto or not self.turn_calls or self.waiting:
             return False
         tool, arguments = call["function"]["name"], arguments_of(call)
         if self._asks_another_tool(tool, arguments):
             return True
+        if self.policy.record_fields and fields_of_one_record(
+            arguments, self.turn_calls, self.turn_results, self.question
+        ):
+            return True  # the record answers: add(199, 2), a game's price and its players
         mine = {n for _, n in number_parameters(arguments)}
         spent = {n for t, a in self.turn_calls if t != tool for _, n in number_parameters(a)}
         uses = [n for _, a in self.turn_calls for _, n in number_parameters(a)]
