@@ -501,6 +501,9 @@ def test_a_call_mixing_two_fields_of_one_record_takes_the_first_field_of_each():
     assert fields_in_place({"a": 130, "b": 92}, earlier, [dawn, whale], "130 and 92?") is None
     alone = [earlier[1]]
     assert fields_in_place({"a": 130, "b": 92}, alone, [whale], question) is None
+    # the only record: the question's unused numbers take the later places
+    trips = fields_in_place({"a": 130, "b": 92}, alone, [whale], "3 trips?", [3.0])
+    assert trips == {"a": 130, "b": 3}
     records = [
         '{"item": "Rye", "price": 12, "grams": 500}',
         '{"item": "Tart", "price": 9, "grams": 90}',
@@ -548,3 +551,29 @@ def test_a_call_combining_fields_of_the_only_record_asks_again():
     three = {"function": {"name": "multiply", "arguments": '{"a": 888, "b": 3}'}}
     assert not judge.asks_again(three)
     assert not fields_of_one_record({"a": 888, "b": 3}, [("get_room", {})], [record], "3 nights?")
+
+
+def test_once_combined_a_tool_not_asked_for_about_the_results_values_asks_again():
+    tools = [
+        {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
+        for n in ("get_trail", "total", "get_rental_car")
+    ]
+    summed = _steps(
+        "How many km are the Eagle Trail and the Creek Walk together?",
+        (
+            [("get_trail", '{"trail": "Eagle Trail"}'), ("get_trail", '{"trail": "Creek Walk"}')],
+            [
+                '{"trail": "Eagle Beak Rock Trail", "km": 6.4}',
+                '{"trail": "Creek Boardwalk", "km": 3.8}',
+            ],
+        ),
+        ([("total", '{"values": [6.4, 3.8]}')], ["10.2"]),
+    )
+    judge = CallJudge(ChatJob(messages=summed, tools=tools), ToolPolicy(), auto=True)
+    assert judge.combined
+    car = {"function": {"name": "get_rental_car", "arguments": '{"car": "Creek Boardwalk"}'}}
+    assert judge.asks_again(car)
+    # before the results are combined, a value a result gave may be the chain's next step
+    looked = summed[:-2]
+    judge = CallJudge(ChatJob(messages=looked, tools=tools), ToolPolicy(), auto=True)
+    assert not judge.asks_again(car)

@@ -117,6 +117,10 @@ def test_the_keys_a_refusal_lists_that_the_user_names() -> None:
     classes = "Error: Class '瑜伽' not found. Classes: 动感单车 (Spin Cycling), 流瑜伽 (Flow Yoga)."
     assert named_keys(classes, "瑜伽", "巅峰健身的瑜伽课多长时间？") == ["流瑜伽"]
     assert named_keys(classes, "巅峰健身的瑜伽课", "巅峰健身的瑜伽课多长时间？") == []
+    trails = "Error: Trail '云-Top loop' not found. Known trails: 云顶环线 (Cloudtop Loop)."
+    assert named_keys(trails, "云-Top loop", "How steep is the Cloud-Top loop?") == [
+        "Cloudtop Loop"
+    ]
     # keys the user does not name, or an error that lists nothing: none
     assert named_keys(games, "Chess", "What does Chess cost?") == []
     assert named_keys(games, "Copper Kettle", "What does the Copper Kettle cost?") == []

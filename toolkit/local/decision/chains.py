@@ -358,6 +358,7 @@ def fields_in_place(
     earlier: Sequence[tuple[str, Mapping[str, Any]]],
     results: Sequence[str | None],
     question: str,
+    unused: Sequence[float] = (),
 ) -> dict[str, Any] | None:
     """A call that combines two fields of one record while records of the same kind wait,
     written with the first field's value of each record: "the Dawn Express, then the Blue
@@ -370,13 +371,17 @@ def fields_in_place(
     under two labels or more, while the tool answered other records that state one number
     under the first number's label; the call's numbers, in order, take the records' values
     under that label, in the order the records came — when there are as many as the call
-    has places, or the call's numbers are one list.
+    has places, or the call's numbers are one list. When the record is the only one of its
+    tool, the places after the first take the question's unused numbers instead: "the
+    Touran for 4 days" looked up as a record (daily rate 289, deposit 5000), and the model
+    writes ``multiply(289, 5000)``; the step meant is ``multiply(289, 4)``.
 
     Args:
         arguments: The call's arguments.
         earlier: ``(tool, arguments)`` of the calls this turn made, in order.
         results: The result text of each of them (``None`` when it has none).
         question: The user's question.
+        unused: The question's numbers no call used yet, in its order.
 
     Returns:
         The new arguments; ``None`` when the call mixes no fields.
@@ -389,12 +394,16 @@ def fields_in_place(
         records.setdefault(call[0], []).extend(_records([call], [result]))
     for kind in records.values():
         holders = [r for r in kind if all(any(v == n for _, v in r) for n in mine)]
-        if len(kind) < 2 or len(holders) != 1:
+        if len(holders) != 1:
             continue
         record = holders[0]
         labels = [next(w for w, v in record if v == n) for n in mine]
         if len(set(labels)) < 2:
             return None
+        if len(kind) < 2:  # the only record: the question's unused numbers take the places
+            if len(unused) < len(mine) - 1:
+                return None
+            return _numbers_replaced(arguments, [mine[0], *unused[: len(mine) - 1]])
         values = []
         for other in kind:
             under = [v for w, v in other if w == labels[0]]

@@ -174,10 +174,11 @@ def named_keys(error: str, value: str, asked: str) -> list[str]:
     words say which of them is meant.
 
     An item counts when the user's words hold it (:func:`~toolkit.local.decision.grounding.
-    occurs`, case-folded: a plural ending is the same key) and it has a word in common with
-    the refused value. When no item is held whole, the items that hold all the words of a
-    value the user wrote, and more, count: "Butter Croissant" for "croissant" (not "Copper
-    Canyon" for "Copper Kettle").
+    occurs`, case-folded: a plural ending is the same key; or its letters, six or more, with
+    spaces and hyphens aside: "Cloudtop Loop" for "Cloud-Top loop") and it has a word in
+    common with the refused value. When no item is held whole, the items that hold all the
+    words of a value the user wrote, and more, count: "Butter Croissant" for "croissant" (not
+    "Copper Canyon" for "Copper Kettle").
     The pieces of the refused value the error quotes back are not items.
 
     Args:
@@ -198,7 +199,12 @@ def named_keys(error: str, value: str, asked: str) -> list[str]:
         for shared in [_shared(item, value)]
         if shared
     ]
-    whole = [item for item, _ in items if occurs(item.casefold(), text)]
+    letters = _letters(asked)
+    whole = [
+        item
+        for item, _ in items
+        if occurs(item.casefold(), text) or (len(_letters(item)) >= 6 and _letters(item) in letters)
+    ]
     return whole or [item for item, _ in items if _holds(item, value) and occurs(value, text)]
 
 

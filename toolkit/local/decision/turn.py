@@ -433,7 +433,8 @@ class CallJudge:
         58 from that, and then halve the result" answered 97.0): it asks again too. So does
         a call of a tool the question does not ask for (:meth:`asks_for`) whose text values
         are all ones this turn asked other tools already (``get_train_service("Cinnamon
-        Roll")`` once ``get_bakery_item("cinnamon roll")`` answered), and a call that only
+        Roll")`` once ``get_bakery_item("cinnamon roll")`` answered) or, once the last step
+        combined the results, only values the results gave, and a call that only
         combines fields of one record the question states no number of
         (:func:`~toolkit.local.decision.chains.fields_of_one_record`: ``multiply(888, 4)``, a
         suite's rate times its guests, asked the rate)."""
@@ -469,7 +470,12 @@ class CallJudge:
             return [v.strip().casefold() for v in leaves(values) if isinstance(v, str)]
 
         texts, taken = folded(arguments), {v for _, a in self.turn_calls for v in folded(a)}
-        if not texts or not all(v in taken for v in texts):
+        said = "\n".join(r for r in self.turn_results if r and not is_error(r)).casefold()
+        question = self.question.casefold()
+        # Once the last step combined the results, a value only a result gave is one the
+        # answer already holds ("Bamboo Sea Old Path" of a trail, asked of the car rental).
+        from_results = self.combined and all(v in said and v not in question for v in texts)
+        if not texts or not (all(v in taken for v in texts) or from_results):
             return False
         return not self.asks_for(tool, list(dict.fromkeys(called)))
 
@@ -593,8 +599,9 @@ class CallJudge:
         ``add(130, 92)``, one train's minutes and fare); ``None`` when it mixes none."""
         if not self.auto or not self.turn_calls or not self.policy.record_fields:
             return None
+        arguments = arguments_of(call)
         return fields_in_place(
-            arguments_of(call), self.turn_calls, self.turn_results, self.question
+            arguments, self.turn_calls, self.turn_results, self.question, self.unused
         )
 
     def other_field(self, call: dict[str, Any], made: Sequence[tuple[str, dict]]) -> bool:
