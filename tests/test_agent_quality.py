@@ -995,11 +995,10 @@ def get_ferry(ferry: str) -> str:
     return f"{ferry.strip()}: {_FERRIES[ferry.strip()]}"
 
 
-def test_a_sum_over_records_takes_one_field_of_each(local_server) -> None:
-    # Before, the model added one ferry's crossing and its fare: add(55, 48).
-    question = (
-        "I take the Harbour Ferry and then the Island Ferry. How many minutes am I on the water?"
-    )
+def test_a_sum_over_records_is_made_of_one_field(local_server) -> None:
+    # Before, beside add(40, 55), the crossings, the model added the fares, add(35, 48), and
+    # two departure minutes to a crossing: four sums for one question.
+    question = "先坐 Harbour Ferry，再换 Island Ferry，两段船一共要坐多少分钟？"
     steps = [(get_ferry, {"ferry": "Harbour Ferry"}), (get_ferry, {"ferry": "Island Ferry"})]
     messages = _tried(question, steps)
     written = _written(local_server, messages, [get_ferry, add_numbers])
@@ -1031,7 +1030,8 @@ def get_bridge(bridge: str) -> str:
 
 
 def test_a_comparison_of_records_is_about_the_quantity_its_word_names(local_server) -> None:
-    # Each record states a length, lanes and a year; "最早" asks for the year.
+    # Each record states a length, lanes and a year; "最早" asks for the year. Before, the
+    # model added one bridge's year and its length, add(1887, 210).
     question = "新港桥、云河桥和老石桥，哪座桥建成得最早？"
     steps = [(get_bridge, {"bridge": b}) for b in ("新港桥", "云河桥", "老石桥")]
     messages = _tried(question, steps)

@@ -500,9 +500,9 @@ def fields_of_one_record(
 ) -> bool:
     """Whether a call only combines fields of one record with each other: the game's price
     and its fewest players (``add(199, 2)``), the suite's rate and its guests
-    (``multiply(888, 4)``), when the question states none of the numbers and no other record
-    of the tool is there to combine it with (then :func:`fields_in_place` applies). Such a
-    call asks nothing the question asked: the record itself answers.
+    (``multiply(888, 4)``), when the question states none of the numbers (where
+    :func:`fields_in_place` writes it again, that call is made instead). Such a call asks
+    nothing the question asked: the record itself answers.
 
     Args:
         arguments: The call's arguments.
@@ -523,5 +523,5 @@ def fields_of_one_record(
         for record in kind:
             labels = [[w for w, v in record if v == n] for n in mine]
             if all(labels) and len({w for found in labels for w in found}) >= 2:
-                return len(kind) == 1
+                return True
     return False

@@ -443,8 +443,10 @@ class CallJudge:
         tool, arguments = call["function"]["name"], arguments_of(call)
         if self._asks_another_tool(tool, arguments):
             return True
-        if self.policy.record_fields and fields_of_one_record(
-            arguments, self.turn_calls, self.turn_results, self.question
+        if (
+            self.policy.record_fields
+            and fields_of_one_record(arguments, self.turn_calls, self.turn_results, self.question)
+            and self.fields_in_place(call) is None
         ):
             return True  # the record answers: add(199, 2), a game's price and its players
         mine = {n for _, n in number_parameters(arguments)}
