@@ -434,21 +434,24 @@ class CallJudge:
         a call of a tool the question does not ask for (:meth:`asks_for`) whose text values
         are all ones this turn asked other tools already (``get_train_service("Cinnamon
         Roll")`` once ``get_bakery_item("cinnamon roll")`` answered) or, once the last step
-        combined the results, only values the results gave, and a call that only
-        combines fields of one record the question states no number of
+        combined the results, only values the results gave. A call that only combines fields
+        of one record the question states no number of asks again whatever still waits
         (:func:`~toolkit.local.decision.chains.fields_of_one_record`: ``multiply(888, 4)``, a
-        suite's rate times its guests, asked the rate)."""
-        if not self.auto or not self.turn_calls or self.waiting:
+        suite's rate times its guests, asked the rate), unless other records' fields or the
+        question's unused numbers can take its places (:meth:`fields_in_place`)."""
+        if not self.auto or not self.turn_calls:
             return False
         tool, arguments = call["function"]["name"], arguments_of(call)
-        if self._asks_another_tool(tool, arguments):
-            return True
-        if (
+        if (  # whatever waits: the record answers (add(199, 2), a game's price and players)
             self.policy.record_fields
             and fields_of_one_record(arguments, self.turn_calls, self.turn_results, self.question)
             and self.fields_in_place(call) is None
         ):
-            return True  # the record answers: add(199, 2), a game's price and its players
+            return True
+        if self.waiting:
+            return False
+        if self._asks_another_tool(tool, arguments):
+            return True
         mine = {n for _, n in number_parameters(arguments)}
         spent = {n for t, a in self.turn_calls if t != tool for _, n in number_parameters(a)}
         uses = [n for _, a in self.turn_calls for _, n in number_parameters(a)]
