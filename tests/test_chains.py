@@ -150,10 +150,7 @@ def test_numbers_still_waiting_for_a_step():
 
 
 def test_a_call_asking_another_tool_the_same_after_the_answer_is_there():
-    tools = [
-        {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
-        for n in ("percent_of", "multiply")
-    ]
+    tools = _tools("percent_of", "multiply")
     asked = _turn("What is 15% of 240?", '{"value": 240, "percent": 15}', "36.0")
     asked[1]["tool_calls"][0]["function"]["name"] = "percent_of"
     again = {"function": {"name": "multiply", "arguments": '{"x": 240, "y": 15}'}}
@@ -165,6 +162,14 @@ def test_a_call_asking_another_tool_the_same_after_the_answer_is_there():
     waiting = _turn("15% of 240, times 3?", '{"value": 240, "percent": 15}', "36.0")
     judge = CallJudge(ChatJob(messages=waiting, tools=tools), ToolPolicy(), auto=True)
     assert not judge.asks_again(again)
+
+
+def _tools(*names: str) -> list[dict]:
+    """Offered tools with these names and no parameters the judge needs to read."""
+    return [
+        {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
+        for n in names
+    ]
 
 
 def _steps(question: str, *steps: tuple[list[tuple[str, str]], list[str]]) -> list[dict]:
@@ -290,10 +295,7 @@ def test_a_number_said_without_its_sign_or_in_another_spelling_is_the_same_numbe
 
 
 def test_a_name_no_call_took_yet_keeps_the_turn_waiting():
-    tools = [
-        {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
-        for n in ("get_team_captain", "get_player_age")
-    ]
+    tools = _tools("get_team_captain", "get_player_age")
 
     def judge(result: str) -> CallJudge:
         messages = _steps(
@@ -309,10 +311,7 @@ def test_a_name_no_call_took_yet_keeps_the_turn_waiting():
 
 
 def test_a_turn_whose_results_all_failed_waits_while_a_tool_is_untried():
-    tools = [
-        {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
-        for n in ("get_capital", "get_timezone")
-    ]
+    tools = _tools("get_capital", "get_timezone")
     failure = "Error: tool 'get_timezone' raised ValueError: unknown city: 法国."
     messages = _steps("法国首都的时区是什么？", ([("get_timezone", '{"city": "法国"}')], [failure]))
     assert untried_after_failures(messages, ["get_capital", "get_timezone"])
@@ -335,10 +334,7 @@ def test_a_turn_whose_results_all_failed_waits_while_a_tool_is_untried():
 
 
 def test_a_next_step_asking_the_spent_numbers_again_takes_the_result_and_the_unused_ones():
-    tools = [
-        {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
-        for n in ("times", "plus")
-    ]
+    tools = _tools("times", "plus")
     messages = _steps(
         "Multiply 12 by 7 and then add 16 to the result.",
         ([("times", '{"a": 12, "b": 7}')], ["84.0"]),
@@ -369,10 +365,7 @@ def test_a_next_step_asking_the_spent_numbers_again_takes_the_result_and_the_unu
 
 
 def test_a_result_written_in_every_place_gives_one_to_the_questions_number():
-    tools = [
-        {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
-        for n in ("get_ticket_price", "multiply")
-    ]
+    tools = _tools("get_ticket_price", "multiply")
     messages = _steps(
         "What do 3 tickets to Hamilton cost in total?",
         ([("get_ticket_price", '{"show": "Hamilton"}')], ["120"]),
@@ -413,10 +406,7 @@ def test_a_number_written_more_often_than_stated_takes_the_next_unused_ones_plac
 
 
 def test_a_finished_chain_run_on_asks_again():
-    tools = [
-        {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
-        for n in ("multiply", "subtract", "divide")
-    ]
+    tools = _tools("multiply", "subtract", "divide")
     question = "Take 36 times 7, subtract 58 from that, and then halve the result."
     done = _steps(
         question,
@@ -446,10 +436,7 @@ def test_a_factor_in_words_is_an_operand_not_a_number_the_answer_waits_for():
 
 
 def test_a_call_writing_a_number_more_often_than_stated_is_a_step_of_nothing():
-    tools = [
-        {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
-        for n in ("sum_numbers", "subtract")
-    ]
+    tools = _tools("sum_numbers", "subtract")
     summed = _steps("三张票一共多少钱？", ([("sum_numbers", '{"values": [60, 45, 30]}')], ["135"]))
     judge = CallJudge(ChatJob(messages=summed, tools=tools), ToolPolicy(), auto=True)
     nothing = {"function": {"name": "subtract", "arguments": '{"a": 135, "b": 135}'}}
@@ -462,10 +449,7 @@ def test_a_call_writing_a_number_more_often_than_stated_is_a_step_of_nothing():
 
 
 def test_a_tool_not_asked_for_about_values_other_tools_took_asks_again():
-    tools = [
-        {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
-        for n in ("get_menu_item", "get_ferry_service", "get_stock")
-    ]
+    tools = _tools("get_menu_item", "get_ferry_service", "get_stock")
     question = "What do a rye loaf and a plum tart cost at the bakery?"
     looked = _steps(
         question,
@@ -530,10 +514,7 @@ def test_an_extra_call_over_the_records_other_quantity_is_not_made():
 
 
 def test_a_call_combining_fields_of_the_only_record_asks_again():
-    tools = [
-        {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
-        for n in ("get_room", "multiply")
-    ]
+    tools = _tools("get_room", "multiply")
     record = '{"room": "family suite", "price_per_night": 888, "max_guests": 4}'
     looked = _steps(
         "What's the nightly price of a family suite?",
@@ -554,10 +535,7 @@ def test_a_call_combining_fields_of_the_only_record_asks_again():
 
 
 def test_once_combined_a_tool_not_asked_for_about_the_results_values_asks_again():
-    tools = [
-        {"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
-        for n in ("get_trail", "total", "get_rental_car")
-    ]
+    tools = _tools("get_trail", "total", "get_rental_car")
     summed = _steps(
         "How many km are the Eagle Trail and the Creek Walk together?",
         (

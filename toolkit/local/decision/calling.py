@@ -505,7 +505,8 @@ class CallWriter:
         to call with, so no other grounding is asked of it — else ``None``."""
         if not self.policy.retry_failures or self.job.tool_choice != "auto":
             return None
-        failure = failure_to_retry(self.job.messages, last_question(self.job.messages))
+        asked = last_question(self.job.messages)
+        failure = failure_to_retry(self.job.messages, asked)
         if failure is None:
             return None
         tool, arguments, error = failure
@@ -522,7 +523,6 @@ class CallWriter:
             and isinstance(spec, dict)
             and v in [*(spec.get("enum") or []), spec.get("default")]
         }
-        asked = last_question(self.job.messages)
         quoted = [v for v in refused if v.casefold() in error.casefold()]
 
         def named(value: str) -> list[str]:  # the listed keys the user names, for the value

@@ -389,10 +389,7 @@ def fields_in_place(
     mine = [n for _, n in number_parameters(arguments)]
     if len(mine) < 2 or any(n in known_numbers(question) for n in mine):
         return None
-    records: dict[str, list[list[tuple[frozenset[str], float]]]] = {}
-    for call, result in zip(earlier, results, strict=False):
-        records.setdefault(call[0], []).extend(_records([call], [result]))
-    for kind in records.values():
+    for kind in _records_by_tool(earlier, results).values():
         holders = [r for r in kind if all(any(v == n for _, v in r) for n in mine)]
         if len(holders) != 1:
             continue
@@ -430,23 +427,26 @@ def _numbers_replaced(arguments: Mapping[str, Any], values: list[float]) -> dict
     return replaced
 
 
-def _records(
+#: A record's fields: the words of each number's label, and the number (without its sign).
+_Record = list[tuple[frozenset[str], float]]
+
+
+def _records_by_tool(
     earlier: Sequence[tuple[str, Mapping[str, Any]]], results: Sequence[str | None]
-) -> list[list[tuple[frozenset[str], float]]]:
-    """The fields of this turn's successful results that state two numbers or more."""
-    found = []
-    for _, result in zip(earlier, results, strict=False):
+) -> dict[str, list[_Record]]:
+    """The fields of this turn's successful results that state two numbers or more, by the
+    tool that answered them, in the order they came."""
+    found: dict[str, list[_Record]] = {}
+    for (tool, _), result in zip(earlier, results, strict=False):
         if result is None or result.strip().casefold().startswith("error"):
             continue
         fields = [(frozenset(w), abs(float(n))) for w, n in labelled_numbers(result)]
         if len(fields) >= 2:
-            found.append(fields)
+            found.setdefault(tool, []).append(fields)
     return found
 
 
-def _common_label(
-    numbers: Sequence[float], records: Sequence[list[tuple[frozenset[str], float]]]
-) -> frozenset[str] | None:
+def _common_label(numbers: Sequence[float], records: Sequence[_Record]) -> frozenset[str] | None:
     """The one label all the numbers stand under in the records, each in another record."""
     if len(numbers) < 2:
         return None
@@ -477,7 +477,7 @@ def other_field(
     Returns:
         True for such a call.
     """
-    records = _records(earlier, results)
+    records = [r for kind in _records_by_tool(earlier, results).values() for r in kind]
     if len(records) < 2:
         return False
     mine = [n for _, n in number_parameters(arguments)]
@@ -516,10 +516,7 @@ def fields_of_one_record(
     mine = [n for _, n in number_parameters(arguments)]
     if len(mine) < 2 or any(n in known_numbers(question) for n in mine):
         return False
-    kinds: dict[str, list[list[tuple[frozenset[str], float]]]] = {}
-    for call, result in zip(earlier, results, strict=False):
-        kinds.setdefault(call[0], []).extend(_records([call], [result]))
-    for kind in kinds.values():
+    for kind in _records_by_tool(earlier, results).values():
         for record in kind:
             labels = [[w for w, v in record if v == n] for n in mine]
             if all(labels) and len({w for found in labels for w in found}) >= 2:

@@ -143,9 +143,8 @@ def answer(
             decoder.measure_names()
         p_name = 1.0 if decoder.p_name is None else decoder.p_name
         retry = (decoder.failure_retried() or decoder.failed_step_resumed()) if answered else None
-        if retry is not None:
-            yield from decoder.calls(None, first=retry)  # a failed value in another form, or
-            # a failed step with the value a later record gave for it
+        if retry is not None:  # a failed value in another form, or a failed step resumed
+            yield from decoder.calls(None, first=retry)
         elif answered and (
             unused_numbers(job.messages, words=False)  # numbers no step has used yet
             or untried_after_failures(job.messages, job.tool_names)  # another tool may help

@@ -5,7 +5,8 @@ Varga", "pages": 436, "first_published": 1998}``, or "灯塔港 (Lantern Harbor)
 45 minutes, 268 yuan, designer: 周岚". A later step needs one of its values — the designer for
 ``get_designer_hometown(designer_name)`` (:func:`labelled_value`), the year "最早" compares
 (:func:`labelled_numbers`, read by :mod:`toolkit.local.decision.comparison`) — and finds it by
-the words of its label.
+the words of its label, which are matched against the words of tool and parameter names
+(:func:`name_words`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-__all__ = ["label_words", "labelled_numbers", "labelled_value"]
+__all__ = ["label_words", "labelled_numbers", "labelled_value", "name_words", "stem"]
 
 #: Words of a parameter name that say nothing of what it holds (``designer_name``'s "name").
 _GENERIC = frozenset(
@@ -25,21 +26,50 @@ _GENERIC = frozenset(
 _LABELLED = re.compile(r"([A-Za-z][A-Za-z _-]{2,30}?)\s*[:=：]\s*([^,;\n()（）\[\]{}，；]+)")
 
 
+#: The words of a tool or parameter name: its parts between separators and at case changes,
+#: 3+ letters.
+_NAME_WORD = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{3,}(?![a-z])")
+
+
+def name_words(name: str) -> set[str]:
+    """The words of a tool or parameter name, case-folded ("designer_name" → designer, name).
+
+    Args:
+        name: The name.
+
+    Returns:
+        Its words of three letters or more.
+    """
+    return {word.casefold() for word in _NAME_WORD.findall(name)}
+
+
+def stem(word: str) -> str:
+    """A name word without a plural ending ("primes" is asked for by "prime numbers").
+
+    Args:
+        word: A word of :func:`name_words`.
+
+    Returns:
+        The word, without "s" or "es" when it is longer than four letters.
+    """
+    return re.sub(r"(?:es|s)$", "", word) if len(word) > 4 else word
+
+
 def _meaning(name: str) -> set[str]:
     """The words of a name that say what it holds, without a plural ending."""
-    words = re.findall(r"[A-Z]?[a-z]{3,}|[A-Z]{3,}(?![a-z])", name)
-    stems = {re.sub(r"(?:es|s)$", "", w.casefold()) if len(w) > 4 else w.casefold() for w in words}
-    return stems - _GENERIC
+    return {stem(word) for word in name_words(name)} - _GENERIC
 
 
 def _labelled_pairs(value: Any, label: str = "") -> Iterator[tuple[str, Any]]:
+    """Each leaf of a JSON value with the key it stands under ("" at the top, items of a
+    list under the list's key)."""
     if isinstance(value, Mapping):
         for key, inner in value.items():
             yield from _labelled_pairs(inner, str(key))
     elif isinstance(value, list):
         for inner in value:
             yield from _labelled_pairs(inner, label)
-    elif label:
+    else:
         yield label, value
 
 
@@ -103,20 +133,11 @@ def labelled_numbers(result: str) -> list[tuple[set[str], str]]:
     except ValueError:
         data = None
     if isinstance(data, (dict, list)):
-        pairs: list[tuple[set[str], str]] = []
-
-        def walk(value: Any, label: str) -> None:
-            if isinstance(value, dict):
-                for key, inner in value.items():
-                    walk(inner, str(key))
-            elif isinstance(value, list):
-                for inner in value:
-                    walk(inner, label)
-            elif isinstance(value, (int, float)) and not isinstance(value, bool):
-                pairs.append((label_words(label), str(value)))
-
-        walk(data, "")
-        return pairs
+        return [
+            (label_words(label), str(value))
+            for label, value in _labelled_pairs(data)
+            if isinstance(value, (int, float)) and not isinstance(value, bool)
+        ]
     return [
         (label_words(_NUMBER.sub(" ", part)), n)
         for part in _PART.split(result)

@@ -51,6 +51,7 @@ from toolkit.local.decision.numbers import (
 )
 from toolkit.local.decision.phrases import in_another_script
 from toolkit.local.decision.policy import ToolPolicy
+from toolkit.local.decision.records import name_words, stem
 from toolkit.local.format.job import ChatJob
 from toolkit.wire import content_text
 
@@ -95,20 +96,6 @@ def last_question(messages: Sequence[Mapping[str, Any]]) -> str:
     return content_text(users[-1].get("content")) if users else ""
 
 
-#: The words of a tool or parameter name: its parts between separators and at case changes,
-#: 3+ letters.
-_NAME_WORD = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{3,}(?![a-z])")
-
-
-def _name_words(name: str) -> set[str]:
-    return {word.casefold() for word in _NAME_WORD.findall(name)}
-
-
-def _stem(word: str) -> str:
-    """A name word without a plural ending ("primes" is asked for by "prime numbers")."""
-    return re.sub(r"(?:es|s)$", "", word) if len(word) > 4 else word
-
-
 def asked_for(
     tool: str,
     called: Sequence[str],
@@ -137,14 +124,14 @@ def asked_for(
     Returns:
         True when the question asks for it.
     """
-    seen = set().union(*(_name_words(name) for name in called))
-    distinct = _name_words(tool) - seen
+    seen = set().union(*(name_words(name) for name in called))
+    distinct = name_words(tool) - seen
     if not distinct:
         return False
     text = question.casefold()
-    for word in set().union(*(_name_words(name) for name in parameters)):
-        text = re.sub(rf"(?<![a-z]){re.escape(_stem(word))}[a-z]*", " ", text)
-    hits = sum(re.search(rf"(?<![a-z]){re.escape(_stem(w))}", text) is not None for w in distinct)
+    for word in set().union(*(name_words(name) for name in parameters)):
+        text = re.sub(rf"(?<![a-z]){re.escape(stem(word))}[a-z]*", " ", text)
+    hits = sum(re.search(rf"(?<![a-z]){re.escape(stem(w))}", text) is not None for w in distinct)
     return hits >= share * len(distinct)
 
 
@@ -320,7 +307,7 @@ class CallJudge:
         self.required = {n: list((s or {}).get("required") or []) for n, s in self.schemas.items()}
         self.defaults = {n: defaults_of(s) for n, s in self.schemas.items()}
         #: The words of the offered tools' names (what a value made of them asks for).
-        self.named = frozenset().union(*(_name_words(n) for n in self.schemas))
+        self.named = frozenset().union(*(name_words(n) for n in self.schemas))
         self.question = last_question(job.messages)
         turn = job.messages[turn_start(job.messages) + 1 :]
         #: ``(tool, arguments)`` of the calls this turn made before this answer.
