@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolkit.errors import LocalModelError
 from toolkit.local.decision.clauses import step_prefix
+from toolkit.local.decision.coordination import listed_calls
 from toolkit.local.decision.examples import borrowed_words
 from toolkit.local.decision.grounding import (
     adds_new_grounded_values,
@@ -228,6 +229,7 @@ class CallWriter:
                 yield event
         context = self.tokens + generation.tokens
         made = [(c["function"]["name"], arguments_of(c)) for c in found]
+        chosen = list(made)  # the calls the model chose: the question's lists are read in them
         newline = self.engine.tokenize("\n", bos=False)
         # One more call is probed for in a turn's first step, or while numbers stated in the
         # question or the results wait for a call to use them.
@@ -241,8 +243,11 @@ class CallWriter:
                 break
             attempt = context + newline
             kept = self._extra_call(turn, attempt, made, grammar)
+            listed = kept is None
+            if listed:
+                kept = self._listed_call(turn, attempt, chosen, made)
             if kept is None:
-                break  # the model had nothing new to ask for
+                break  # the model had nothing new to ask for, nor the question's lists
             pieces, generation, call = kept
             self.used += generation.written
             for piece in ["\n", *pieces]:
@@ -250,6 +255,8 @@ class CallWriter:
                     count += 1
                     yield event
             made.append((call["function"]["name"], arguments_of(call)))
+            if not listed:
+                chosen.append(made[-1])
             context = attempt + generation.tokens
         for event in _calls_only(stream.finish(), turn):
             count += 1
@@ -647,6 +654,35 @@ class CallWriter:
                 and turn.asks_for(tool, called)
             ):
                 return pieces, generation, call
+        return None
+
+    def _listed_call(
+        self,
+        turn: CallJudge,
+        context: list[int],
+        chosen: list[tuple[str, dict]],
+        made: list[tuple[str, dict]],
+    ) -> tuple[list[str], Any, dict] | None:
+        """When the model has nothing new to ask for, the next call the question's lists still
+        ask for (:func:`~toolkit.local.decision.coordination.listed_calls`, read in the calls
+        the model ``chosen``, beside all calls ``made``): the engine writes it up to its last
+        brace under the tool's grammar and the model closes it; ``None`` when there is none,
+        or it is no new call (:attr:`~ToolPolicy.listed_items`)."""
+        if not self.policy.listed_items or not turn.auto:
+            return None
+        for tool, arguments in listed_calls(turn.question, chosen, turn.schemas, made):
+            grammar = calls_grammar(self.job.tools, names=[tool], max_calls=1)
+            try:
+                pieces, generation, found, _ = self._attempt(
+                    context, grammar, names=[tool], opening=written_call(tool, arguments)
+                )
+            except LocalModelError:
+                continue  # a value does not fit the parameter's schema
+            if generation.finish_reason != "stop" or len(found) != 1:
+                continue
+            if turn.history.redundant(found[0]) or turn.rejected(found[0]):
+                continue
+            return pieces, generation, found[0]
         return None
 
     def _slip_phrases(self, value: Any, previous: list[dict[str, Any]]) -> list[str] | None:
