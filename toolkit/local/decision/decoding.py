@@ -34,15 +34,23 @@ format when it has one, whatever the decision (a call stays a call).
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from toolkit.errors import PromptError
+from toolkit.local.decision.arithmetic import (
+    EXPRESSION_PROMPTS,
+    agreed_plan,
+    arithmetic_tools,
+    expression_grammar,
+    steps_due,
+)
 from toolkit.local.decision.calling import CallWriter
 from toolkit.local.decision.grounding import conversation_text
 from toolkit.local.decision.numbers import (
@@ -137,6 +145,11 @@ def answer(
         yield from decoder.text(from_results=answered and job.constrained)
     elif not job.constrained:
         yield from decoder.free()
+    elif job.tool_choice == "auto" and (planned := decoder.planned_steps()) is not None:
+        if planned:  # the plan's next operations, asked of the arithmetic tools
+            yield from decoder.written_calls(planned)
+        else:  # the plan's last step has its result: the answer, which the result states
+            yield from decoder.final_answer(result=decoder.last_result())
     elif job.tool_choice == "auto":
         decoder.p_text = text_probability(engine, tokens)
         if decoder.p_text < policy.text_threshold or not answered:
@@ -196,6 +209,7 @@ class _Decoder(CallWriter):
         self.p_name: float | None = None
         self.names: dict[str, float] | None = None
         self.repeated = 0  # calls dropped because the conversation already made them
+        self.result: str | None = None  # the result that answers the question, when known
 
     def _options(self) -> SamplingOptions:
         left = max(1, self.job.options.max_tokens - self.used)
@@ -238,6 +252,65 @@ class _Decoder(CallWriter):
         called = {c["function"]["name"] for m in turn for c in m.get("tool_calls") or []}
         likeliest = max(self.names, key=self.names.__getitem__)
         return likeliest in called and results_combined(self.job.messages)
+
+    def planned_steps(self) -> list[tuple[str, dict[str, Any]]] | None:
+        """The calls a question of arithmetic asks for next, read from the expression the
+        model writes for it (:mod:`toolkit.local.decision.arithmetic`,
+        :attr:`~ToolPolicy.plan_arithmetic`): ``[]`` once its last step has a result,
+        ``None`` when the request is no such question or the turn left the plan."""
+        if not self.policy.plan_arithmetic or not self.job.constrained:
+            return None
+        tools = arithmetic_tools(self.job.tools)
+        question = last_question(self.job.messages)
+        grammar = expression_grammar(question) if tools is not None else None
+        if tools is None or grammar is None:
+            return None
+        expressions = [self._expression(p, question, grammar) for p in EXPRESSION_PROMPTS]
+        plan = agreed_plan(expressions, question)
+        if plan is None:
+            return None
+        turn = self.job.messages[turn_start(self.job.messages) + 1 :]
+        made = [c for m in turn for c in m.get("tool_calls") or []]
+        answers = {
+            m.get("tool_call_id"): content_text(m.get("content"))
+            for m in turn
+            if m.get("role") == "tool"
+        }
+        due = steps_due(plan, tools, made, [answers.get(c.get("id")) for c in made])
+        if due and not self.job.parallel_tool_calls:
+            return due[:1]
+        return due
+
+    def _expression(self, instruction: str, question: str, grammar: str) -> str:
+        """The question as one arithmetic expression, greedy under ``grammar`` (the same
+        question asks for it at each step of its turn: the first answer is kept)."""
+        key = (id(self.engine), instruction, question, grammar)
+        if key not in _EXPRESSIONS:
+            messages = [
+                {"role": "system", "content": instruction},
+                {"role": "user", "content": question},
+            ]
+            prompt = self.engine.tokenize(render_prompt(messages, None, template=self.template))
+            generation = self.engine.generate(
+                prompt, SamplingOptions(max_tokens=64), grammar=grammar, cancel=self.cancel
+            )
+            text = "".join(generation)
+            self.used += generation.completion_tokens
+            if generation.finish_reason != "stop":
+                return ""  # cut short: no expression
+            while len(_EXPRESSIONS) >= _KEPT_EXPRESSIONS:
+                _EXPRESSIONS.pop(next(iter(_EXPRESSIONS)))
+            _EXPRESSIONS[key] = text
+        return _EXPRESSIONS[key]
+
+    def written_calls(self, calls: list[tuple[str, dict[str, Any]]]) -> Iterator[Event]:
+        """The calls a plan decided, written as the calls grammar writes them."""
+        stream = ToolCallStream(self.job.tool_names, lenient=False)
+        for tool, arguments in calls:
+            call = json.dumps({"name": tool, "arguments": arguments}, ensure_ascii=False)
+            yield from stream.feed(f"<tool_call>\n{call}\n</tool_call>\n")
+        yield from stream.finish()
+        yield self._finished("tool_calls", "calls")
 
     def checked_text(self) -> Iterator[Event]:
         """A text answer that is checked before it is given (``tool_choice="auto"``).
@@ -296,17 +369,32 @@ class _Decoder(CallWriter):
         known = known_numbers(conversation_text(self.job.messages))
         return bool(ungrounded_numbers({"text": text.casefold()}, known))
 
-    def final_answer(self) -> Iterator[Event]:
+    def last_result(self) -> str | None:
+        """The turn's last tool result (a plan's last step: the answer's)."""
+        results = [m for m in self.job.messages if m.get("role") == "tool"]
+        return content_text(results[-1].get("content")).strip() or None if results else None
+
+    def final_answer(self, result: str | None = None) -> Iterator[Event]:
         """The answer once this turn's tools have answered (``tool_choice="auto"``).
 
-        Written from the final-answer step's prompt and checked: when it states a number the
+        Written from the final-answer step's prompt and checked: an answer that copies the
+        question out is written again, not opening as the question does; when it states a number the
         question and the results never stated (in any spelling of its value, with or without
         its sign: "84 years older" for a difference of -84.0 is no new number), the model did
         arithmetic a tool should do, so the answer is decoded as calls instead (and, should no
         call do, written again stating only numbers that were stated).
         """
+        self.result = result
         events = list(self.text(from_results=True, any_numbers=True))
         answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
+        asked = last_question(self.job.messages).strip()
+        question = _folded(asked)
+        if len(question) >= _ECHO and _folded(answer).startswith(question):
+            # The question copied out is no answer: written again, neither opening nor
+            # ending as the question does.
+            ends = [asked[:_ECHO], asked.rstrip("?？!！。. ")[-_ECHO:], "?", "？"]
+            events = list(self.text(from_results=True, any_numbers=True, avoid=ends))
+            answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
         texts = self._stated_texts() or []
         stated = {magnitude(n) for text in texts for n in said_numbers(text)}
         said = [magnitude(n) for n in said_numbers(answer)]
@@ -342,7 +430,9 @@ class _Decoder(CallWriter):
         the template refuses a late system message)."""
         own_step = self.policy.answer_step and self.job.text_schema is None
         step = (
-            answer_messages(self.job.messages, compare=self.policy.compare_results)
+            answer_messages(
+                self.job.messages, compare=self.policy.compare_results, result=self.result
+            )
             if own_step
             else None
         )
@@ -356,10 +446,13 @@ class _Decoder(CallWriter):
             return self.tokens
         return self.engine.tokenize(text)
 
-    def text(self, *, from_results: bool = False, any_numbers: bool = False) -> Iterator[Event]:
+    def text(
+        self, *, from_results: bool = False, any_numbers: bool = False, avoid: Sequence[str] = ()
+    ) -> Iterator[Event]:
         structured = self.job.text_schema is not None
         plain = bool(self.job.tools) and self.job.constrained and not structured
-        forbidden = [*self._forbidden(), "{"]  # no JSON at all in a text answer to a tool prompt
+        # No JSON at all in a text answer to a tool prompt, nor what ``avoid`` names.
+        forbidden = [*self._forbidden(), "{", *avoid]
         # An answer from results states only numbers the question or the results stated.
         numbers = self._stated_numbers() if from_results and not any_numbers else None
         generation = self.engine.generate(
@@ -410,6 +503,16 @@ class _Decoder(CallWriter):
         reason = "tool_calls" if count else (generation.finish_reason or "stop")
         yield self._finished(reason, "free")
 
+
+#: The expressions read for questions of arithmetic, by engine, instruction, question and
+#: grammar.
+_EXPRESSIONS: dict[tuple[int, str, str, str], str] = {}
+#: How many of them are kept (the oldest goes first).
+_KEPT_EXPRESSIONS = 64
+
+#: How many characters of the question a final answer must copy, from its start, to echo it;
+#: a second try may write neither the question's first nor its last this many.
+_ECHO = 4
 
 #: A call written out in a text answer: a brace, then a quoted key.
 _CALL_OPENING = re.compile(r"\{\s*[\"']")

@@ -85,13 +85,16 @@ probabilities at a few points, and on what the conversation already says:
    guests) asks again, the record answers; and an extra call over the records' other
    quantity (their weights beside their prices) is not made (:attr:`ToolPolicy.record_fields`,
    :mod:`toolkit.local.decision.records`).
-
 11. **What does a list ask for?** When the model has nothing new to write as one more call, a
    value of its calls that the question writes in a list ("resistivity of copper and
    aluminum", "a loan term of 15, 20 and 30 years") asks for the call again with each other
    item in its place; two lists that cross ask for every pair ("the Lakers and the Bulls in
    2018 and 2020"), two the question pairs "respectively" for the items in the same places
    (:attr:`ToolPolicy.listed_items`, :mod:`toolkit.local.decision.coordination`).
+12. **A question of arithmetic?** With only arithmetic tools offered, a question stating two
+   numbers or more is written by the model as one expression over those numbers; its
+   operations are the calls, innermost first (:attr:`ToolPolicy.plan_arithmetic`,
+   :mod:`toolkit.local.decision.arithmetic`).
 
 :mod:`toolkit.local.decision.decoding` turns these into decoding.
 """
@@ -266,6 +269,14 @@ class ToolPolicy:
             it writes every call of 20 of the first 50 ``parallel`` cases with no wrong one,
             and a wrong call in 2 of 260 ``simple_python`` cases and none of 110
             ``multiple`` and ``live_simple`` cases.
+        plan_arithmetic: When every offered tool is arithmetic (two-number operations, or
+            one that evaluates an expression) and the question states two numbers or more,
+            the model writes the question as one expression over its numbers, and the
+            calls are that expression's operations, innermost first
+            (:mod:`toolkit.local.decision.arithmetic`): the small model cannot break a word
+            problem into calls ("我有200元，买了3张电影票，每张45元…" answered in prose, or
+            ``subtract(200, 3)``), but it writes ``(200 - 3 * 45) / 4``. An expression that
+            leaves out a number the question states is not followed.
         label_results: Show each tool result to the model prefixed by the call it answers
             (``add(x=6, y=5) = 11``), a departure from the stock template that keeps a small
             model from answering with the wrong result.
@@ -293,6 +304,7 @@ class ToolPolicy:
     resume_failed_steps: bool = True
     record_fields: bool = True
     listed_items: bool = True
+    plan_arithmetic: bool = True
     own_words: bool = True
     leave_out_guesses: bool = True
     user_words: bool = True

@@ -173,6 +173,12 @@ _ANSWER_ASK = {
 }
 
 
+#: How the final-answer step names the result that answers the question.
+_RESULT_IS = {
+    "zh": "最后一步的结果 {} 就是问题的答案。",
+    "en": "The last result, {}, is the answer.",
+}
+
 #: The request of the final-answer step when every result of the turn is an error.
 _FAILED_ASK = {
     "zh": "这些函数调用都失败了。请用一句完整的话告诉用户无法得到答案，并说明原因。",
@@ -234,7 +240,7 @@ def _retried(turn: Sequence[Mapping[str, Any]]) -> set[int]:
 
 
 def answer_messages(
-    messages: Sequence[Mapping[str, Any]], *, compare: bool = True
+    messages: Sequence[Mapping[str, Any]], *, compare: bool = True, result: str | None = None
 ) -> list[dict[str, Any]] | None:
     """The final-answer step: the question and the results it rests on, and nothing else.
 
@@ -250,9 +256,14 @@ def answer_messages(
     asked which city is farther from the equator, south of it, where the farther latitude is
     the smaller number).
 
+    A question of arithmetic asked step by step (:mod:`toolkit.local.decision.arithmetic`)
+    has its answer in the last step's result: that ``result`` is named last, the same way
+    (the small model, shown the chain's results, copied the question out again).
+
     Args:
         messages: OpenAI messages.
         compare: Write the comparison of the results the question asks for.
+        result: The result that answers the question, when it is known.
 
     Returns:
         A short conversation (the client's system message, if any, then one user turn), or
@@ -270,6 +281,8 @@ def answer_messages(
     compared = comparison(messages) if compare and not failures else None
     if compared:
         ask = f"{ask}\n{compared}"
+    elif result is not None and not failures:
+        ask = f"{_RESULT_IS[language].format(result)}\n{ask}"
     body = f"{head}{question}\n\n{listed}\n" + "\n".join(results) + f"\n\n{ask}"
     system = [
         {"role": "system", "content": content_text(m.get("content"))}
