@@ -128,12 +128,31 @@ def test_what_is_no_plan(expression, question):
     assert read_plan(expression, question) is None
 
 
-def test_two_readings_must_agree():
+def test_readings_that_are_plans_must_agree():
     question = "Take 36 times 7, subtract 58 from that, and then halve the result."
-    plan = agreed_plan(["(36 * 7 - 58) / 2", "((36 * 7) - 58) / 2"], question)
-    assert plan is not None and plan.expression == "(36 * 7 - 58) / 2"
-    assert agreed_plan(["(36 * 7 - 58) / 2", "(36 * 7) - 58 / 2"], question) is None
-    assert agreed_plan(["(36 * 7 - 58) / 2", ""], question) is None
+    both = agreed_plan(["(36 * 7 - 58) / 2", "((36 * 7) - 58) / 2"], question)
+    assert both is not None and both.expression == "(36 * 7 - 58) / 2"
+    # a reading that is no plan (it breaks the order of the steps) leaves the other
+    one = agreed_plan(["(36 * 7) - 58 / 2", "(36 * 7 - 58) / 2"], question)
+    assert one is not None and one.value == 97
+    spent = "I had 120 dollars, spent 35, then doubled what was left. How much do I have?"
+    assert agreed_plan(["120 * 2 - 35", "(120 - 35) * 2"], spent) is None  # 205 or 170
+    assert agreed_plan(["", "17 +"], question) is None
+
+
+@pytest.mark.parametrize(
+    ("expression", "chained"),
+    [
+        ("(13.5 * 8 + 27) / 6", True),
+        ("13.5 * 8 + 27 / 6", False),  # the division takes 27, not the sum before it
+        ("6 / (13.5 * 8 + 27)", True),  # the result may be either operand
+    ],
+)
+def test_a_step_by_step_question_takes_each_result_in_the_next_step(expression, chained):
+    question = "Multiply 13.5 by 8, add 27, then divide the result by 6."
+    assert (read_plan(expression, question) is not None) is chained
+    # a question that is no chain of steps may group its operations as it needs
+    assert read_plan("23 * 2 + 19 * 3", "23 boys get 2 pens each and 19 girls 3 each") is not None
 
 
 def test_the_steps_due_follow_the_calls_made():

@@ -7,6 +7,9 @@
   ``text_threshold`` or its probability of naming an offered tool is under
   ``name_threshold``; calls otherwise — and, before any result, a sound call when the model
   prefers text but names a tool with at least ``sure_call_threshold``;
+* ``"auto"`` with only arithmetic tools and a question stating two numbers or more: the
+  calls of the expression the model reads the question as, step by step, then the answer
+  (:class:`~toolkit.local.decision.planning.PlanWriter`);
 * ``"required"``: calls; a named tool: one call of that tool;
 * ``constrained=False``: free decoding, read by the tolerant parser.
 
@@ -34,23 +37,15 @@ format when it has one, whatever the decision (a call stays a call).
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from toolkit.errors import PromptError
-from toolkit.local.decision.arithmetic import (
-    EXPRESSION_PROMPTS,
-    agreed_plan,
-    arithmetic_tools,
-    expression_grammar,
-    steps_due,
-)
 from toolkit.local.decision.calling import CallWriter
 from toolkit.local.decision.grounding import conversation_text
 from toolkit.local.decision.numbers import (
@@ -61,6 +56,7 @@ from toolkit.local.decision.numbers import (
     stated_numbers,
     ungrounded_numbers,
 )
+from toolkit.local.decision.planning import PlanWriter
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import answer_messages, build_prompt, results_nudge
 from toolkit.local.decision.signals import NOT_TEXT_STARTS, name_probabilities, text_probability
@@ -190,7 +186,7 @@ def answer(
         yield from decoder.calls(job.tool_choice)
 
 
-class _Decoder(CallWriter):
+class _Decoder(CallWriter, PlanWriter):
     """Decoding strategies for one request (text, calls, free), sharing their bookkeeping."""
 
     def __init__(
@@ -253,65 +249,6 @@ class _Decoder(CallWriter):
         likeliest = max(self.names, key=self.names.__getitem__)
         return likeliest in called and results_combined(self.job.messages)
 
-    def planned_steps(self) -> list[tuple[str, dict[str, Any]]] | None:
-        """The calls a question of arithmetic asks for next, read from the expression the
-        model writes for it (:mod:`toolkit.local.decision.arithmetic`,
-        :attr:`~ToolPolicy.plan_arithmetic`): ``[]`` once its last step has a result,
-        ``None`` when the request is no such question or the turn left the plan."""
-        if not self.policy.plan_arithmetic or not self.job.constrained:
-            return None
-        tools = arithmetic_tools(self.job.tools)
-        question = last_question(self.job.messages)
-        grammar = expression_grammar(question) if tools is not None else None
-        if tools is None or grammar is None:
-            return None
-        expressions = [self._expression(p, question, grammar) for p in EXPRESSION_PROMPTS]
-        plan = agreed_plan(expressions, question)
-        if plan is None:
-            return None
-        turn = self.job.messages[turn_start(self.job.messages) + 1 :]
-        made = [c for m in turn for c in m.get("tool_calls") or []]
-        answers = {
-            m.get("tool_call_id"): content_text(m.get("content"))
-            for m in turn
-            if m.get("role") == "tool"
-        }
-        due = steps_due(plan, tools, made, [answers.get(c.get("id")) for c in made])
-        if due and not self.job.parallel_tool_calls:
-            return due[:1]
-        return due
-
-    def _expression(self, instruction: str, question: str, grammar: str) -> str:
-        """The question as one arithmetic expression, greedy under ``grammar`` (the same
-        question asks for it at each step of its turn: the first answer is kept)."""
-        key = (id(self.engine), instruction, question, grammar)
-        if key not in _EXPRESSIONS:
-            messages = [
-                {"role": "system", "content": instruction},
-                {"role": "user", "content": question},
-            ]
-            prompt = self.engine.tokenize(render_prompt(messages, None, template=self.template))
-            generation = self.engine.generate(
-                prompt, SamplingOptions(max_tokens=64), grammar=grammar, cancel=self.cancel
-            )
-            text = "".join(generation)
-            self.used += generation.completion_tokens
-            if generation.finish_reason != "stop":
-                return ""  # cut short: no expression
-            while len(_EXPRESSIONS) >= _KEPT_EXPRESSIONS:
-                _EXPRESSIONS.pop(next(iter(_EXPRESSIONS)))
-            _EXPRESSIONS[key] = text
-        return _EXPRESSIONS[key]
-
-    def written_calls(self, calls: list[tuple[str, dict[str, Any]]]) -> Iterator[Event]:
-        """The calls a plan decided, written as the calls grammar writes them."""
-        stream = ToolCallStream(self.job.tool_names, lenient=False)
-        for tool, arguments in calls:
-            call = json.dumps({"name": tool, "arguments": arguments}, ensure_ascii=False)
-            yield from stream.feed(f"<tool_call>\n{call}\n</tool_call>\n")
-        yield from stream.finish()
-        yield self._finished("tool_calls", "calls")
-
     def checked_text(self) -> Iterator[Event]:
         """A text answer that is checked before it is given (``tool_choice="auto"``).
 
@@ -369,20 +306,16 @@ class _Decoder(CallWriter):
         known = known_numbers(conversation_text(self.job.messages))
         return bool(ungrounded_numbers({"text": text.casefold()}, known))
 
-    def last_result(self) -> str | None:
-        """The turn's last tool result (a plan's last step: the answer's)."""
-        results = [m for m in self.job.messages if m.get("role") == "tool"]
-        return content_text(results[-1].get("content")).strip() or None if results else None
-
     def final_answer(self, result: str | None = None) -> Iterator[Event]:
         """The answer once this turn's tools have answered (``tool_choice="auto"``).
 
-        Written from the final-answer step's prompt and checked: an answer that copies the
-        question out is written again, not opening as the question does; when it states a number the
-        question and the results never stated (in any spelling of its value, with or without
-        its sign: "84 years older" for a difference of -84.0 is no new number), the model did
-        arithmetic a tool should do, so the answer is decoded as calls instead (and, should no
-        call do, written again stating only numbers that were stated).
+        Written from the final-answer step's prompt (which names the ``result`` that answers
+        the question, when it is known) and checked: an answer that copies the question out
+        is written again, neither opening nor ending as the question does; when it states a
+        number the question and the results never stated (in any spelling of its value, with
+        or without its sign: "84 years older" for a difference of -84.0 is no new number), the
+        model did arithmetic a tool should do, so the answer is decoded as calls instead (and,
+        should no call do, written again stating only numbers that were stated).
         """
         self.result = result
         events = list(self.text(from_results=True, any_numbers=True))
@@ -503,12 +436,6 @@ class _Decoder(CallWriter):
         reason = "tool_calls" if count else (generation.finish_reason or "stop")
         yield self._finished(reason, "free")
 
-
-#: The expressions read for questions of arithmetic, by engine, instruction, question and
-#: grammar.
-_EXPRESSIONS: dict[tuple[int, str, str, str], str] = {}
-#: How many of them are kept (the oldest goes first).
-_KEPT_EXPRESSIONS = 64
 
 #: How many characters of the question a final answer must copy, from its start, to echo it;
 #: a second try may write neither the question's first nor its last this many.

@@ -275,8 +275,11 @@ class ToolPolicy:
             calls are that expression's operations, innermost first
             (:mod:`toolkit.local.decision.arithmetic`): the small model cannot break a word
             problem into calls ("我有200元，买了3张电影票，每张45元…" answered in prose, or
-            ``subtract(200, 3)``), but it writes ``(200 - 3 * 45) / 4``. An expression that
-            leaves out a number the question states is not followed.
+            ``subtract(200, 3)``), but it writes ``(200 - 3 * 45) / 4``. Two instructions
+            are asked; a reading that leaves out a number the question states, uses one twice,
+            or breaks the order of a step-by-step question is no plan, and two plans that
+            disagree are not followed
+            (:func:`~toolkit.local.decision.arithmetic.agreed_plan`).
         label_results: Show each tool result to the model prefixed by the call it answers
             (``add(x=6, y=5) = 11``), a departure from the stock template that keeps a small
             model from answering with the wrong result.

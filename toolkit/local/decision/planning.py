@@ -1,0 +1,126 @@
+"""Questions of arithmetic asked of the tools step by step, as the model's expression says.
+
+:class:`PlanWriter` is mixed into the embedded server's decoder
+(:mod:`toolkit.local.decision.decoding`): with only arithmetic tools offered and a question
+that states two numbers or more, the model writes the question as one expression under each
+of :data:`~toolkit.local.decision.arithmetic.EXPRESSION_PROMPTS` (greedy, under a grammar of
+the question's numbers); when the readings agree, the expression's operations are the calls,
+innermost first (:func:`~toolkit.local.decision.arithmetic.steps_due`), and once the last
+has its result the answer rests on it.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from toolkit.local.decision.arithmetic import (
+    EXPRESSION_PROMPTS,
+    agreed_plan,
+    arithmetic_tools,
+    expression_grammar,
+    steps_due,
+)
+from toolkit.local.decision.policy import ToolPolicy
+from toolkit.local.decision.turn import last_question, turn_start
+from toolkit.local.format.events import Event, Finished
+from toolkit.local.format.job import ChatJob, SamplingOptions
+from toolkit.local.format.parser import ToolCallStream
+from toolkit.local.format.template import render_prompt
+from toolkit.wire import content_text
+
+if TYPE_CHECKING:  # plans are read on a loaded engine; the llama.cpp module is the runtime's
+    from toolkit.local.runtime.engine import Engine
+
+__all__ = ["PlanWriter"]
+
+
+class PlanWriter:
+    """Reads and follows the plan of a question of arithmetic; mixed into the decoder, whose
+    state it shares."""
+
+    engine: Engine
+    job: ChatJob
+    policy: ToolPolicy
+    template: str | None
+    cancel: threading.Event | None
+    used: int
+
+    if TYPE_CHECKING:  # the decoder this is mixed into provides it
+
+        def _finished(self, reason: str, decision: str) -> Finished: ...
+
+    def planned_steps(self) -> list[tuple[str, dict[str, Any]]] | None:
+        """The calls a question of arithmetic asks for next, read from the expression the
+        model writes for it (:mod:`toolkit.local.decision.arithmetic`,
+        :attr:`~ToolPolicy.plan_arithmetic`): ``[]`` once its last step has a result,
+        ``None`` when the request is no such question or the turn left the plan."""
+        if not self.policy.plan_arithmetic or not self.job.constrained:
+            return None
+        tools = arithmetic_tools(self.job.tools)
+        question = last_question(self.job.messages)
+        grammar = expression_grammar(question) if tools is not None else None
+        if tools is None or grammar is None:
+            return None
+        expressions = [self._expression(p, question, grammar) for p in EXPRESSION_PROMPTS]
+        plan = agreed_plan(expressions, question)
+        if plan is None:
+            return None
+        turn = self.job.messages[turn_start(self.job.messages) + 1 :]
+        made = [c for m in turn for c in m.get("tool_calls") or []]
+        answers = {
+            m.get("tool_call_id"): content_text(m.get("content"))
+            for m in turn
+            if m.get("role") == "tool"
+        }
+        due = steps_due(plan, tools, made, [answers.get(c.get("id")) for c in made])
+        if due and not self.job.parallel_tool_calls:
+            return due[:1]
+        return due
+
+    def _expression(self, instruction: str, question: str, grammar: str) -> str:
+        """The question as one arithmetic expression, greedy under ``grammar`` (the same
+        question asks for it at each step of its turn: the first answer is kept)."""
+        key = (id(self.engine), instruction, question, grammar)
+        if key not in _EXPRESSIONS:
+            messages = [
+                {"role": "system", "content": instruction},
+                {"role": "user", "content": question},
+            ]
+            prompt = self.engine.tokenize(render_prompt(messages, None, template=self.template))
+            generation = self.engine.generate(
+                prompt, SamplingOptions(max_tokens=64), grammar=grammar, cancel=self.cancel
+            )
+            text = "".join(generation)
+            self.used += generation.completion_tokens
+            if generation.finish_reason != "stop":
+                return ""  # cut short: no expression
+            while len(_EXPRESSIONS) >= _KEPT_EXPRESSIONS:
+                _EXPRESSIONS.pop(next(iter(_EXPRESSIONS)))
+            _EXPRESSIONS[key] = text
+        return _EXPRESSIONS[key]
+
+    def last_result(self) -> str | None:
+        """The turn's last tool result (a plan's last step: the answer's)."""
+        results = [m for m in self.job.messages if m.get("role") == "tool"]
+        if not results:
+            return None
+        return content_text(results[-1].get("content")).strip() or None
+
+    def written_calls(self, calls: list[tuple[str, dict[str, Any]]]) -> Iterator[Event]:
+        """The calls a plan decided, written as the calls grammar writes them."""
+        stream = ToolCallStream(self.job.tool_names, lenient=False)
+        for tool, arguments in calls:
+            call = json.dumps({"name": tool, "arguments": arguments}, ensure_ascii=False)
+            yield from stream.feed(f"<tool_call>\n{call}\n</tool_call>\n")
+        yield from stream.finish()
+        yield self._finished("tool_calls", "calls")
+
+
+#: The expressions read for questions of arithmetic, by engine, instruction, question and
+#: grammar.
+_EXPRESSIONS: dict[tuple[int, str, str, str], str] = {}
+#: How many of them are kept (the oldest goes first).
+_KEPT_EXPRESSIONS = 64
