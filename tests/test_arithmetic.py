@@ -141,18 +141,31 @@ def test_readings_that_are_plans_must_agree():
 
 
 @pytest.mark.parametrize(
-    ("expression", "chained"),
+    ("expression", "value"),
     [
-        ("(13.5 * 8 + 27) / 6", True),
-        ("13.5 * 8 + 27 / 6", False),  # the division takes 27, not the sum before it
-        ("6 / (13.5 * 8 + 27)", True),  # the result may be either operand
+        ("(13.5 * 8 + 27) / 6", 22.5),
+        ("13.5 * 8 + 27 / 6", 22.5),  # told in order, read in order
+        ("(13.5 * 8) + 27 / 6", 22.5),
+        ("6 / (13.5 * 8 + 27)", 6 / 135),  # the result may be either operand
+        ("(13.5 * 8) + (27 / 6)", None),  # two chains: no step-by-step reading
+        ("13.5 * 8 + 27 /", None),
+        ("13.5 * 8 + 27 / 6)", None),
+        ("13.5 x 8 + 27 / 6", None),
     ],
 )
-def test_a_step_by_step_question_takes_each_result_in_the_next_step(expression, chained):
-    question = "Multiply 13.5 by 8, add 27, then divide the result by 6."
-    assert (read_plan(expression, question) is not None) is chained
-    # a question that is no chain of steps may group its operations as it needs
-    assert read_plan("23 * 2 + 19 * 3", "23 boys get 2 pens each and 19 girls 3 each") is not None
+def test_a_step_by_step_question_is_read_in_the_order_it_is_told(expression, value):
+    plan = read_plan(expression, "Multiply 13.5 by 8, add 27, then divide the result by 6.")
+    if value is None:
+        assert plan is None
+    else:
+        assert plan is not None and plan.value == pytest.approx(value)
+
+
+def test_a_question_that_is_no_chain_of_steps_keeps_the_order_of_operations():
+    plan = read_plan("23 * 2 + 19 * 3", "23 boys get 2 pens each and 19 girls 3 each")
+    assert plan is not None and plan.value == 103
+    tickets = read_plan("(200 - 3 * 45) / 4", "我有200元，买了3张票，每张45元，平均分给4个朋友")
+    assert tickets is not None and tickets.value == 16.25
 
 
 def test_the_steps_due_follow_the_calls_made():
