@@ -404,12 +404,56 @@ print(stock[stock.index("<|im_start|>user"):])
 
 # %%
 print("ids in the prompt:", "call_68107c19eab94580826e4d" in history_prompt)
-http.close()
 
 # %% [markdown]
 # Once the tools have answered, the server writes the final answer from a prompt of its own: the
 # question, this turn's labelled results, and a request for one sentence that states the result —
 # without the tool definitions, which would only tempt a small model to call again.
+#
+# One more prompt of the server's own: when every tool offered is arithmetic (`add`, `subtract`,
+# `multiply`, `divide`, or a calculator taking an expression), a word problem is not left to the
+# model's next call. The server asks the model — in a prompt with no tools, under a grammar that
+# admits only the question's numbers — to write the question as **one expression**, and the calls
+# are that expression's operations, innermost first. This is the instruction it asks with:
+
+# %%
+from toolkit.local.decision.arithmetic import EXPRESSION_PROMPTS, read_plan
+
+print(EXPRESSION_PROMPTS[0])
+question = "我有200元，买了3张电影票，每张45元，剩下的钱平均分给4个朋友，每人能分到多少元？"
+plan = read_plan("(200 - 3 * 45) / 4", question)
+print([(step.operation, step.left, step.right) for step in plan.steps[:1]], plan.value)
+
+# %% [markdown]
+# Asked with those four tools, the first answer is the innermost operation, `multiply(3, 45)`;
+# with its result in the conversation, the next is `subtract(200, 135)`, then `divide(65, 4)`:
+
+# %%
+arithmetic = [
+    {
+        "type": "function",
+        "function": {
+            "name": name,
+            "description": f"{name.capitalize()} two numbers: a {sign} b.",
+            "parameters": {
+                "type": "object",
+                "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+                "required": ["a", "b"],
+            },
+        },
+    }
+    for name, sign in [("add", "+"), ("subtract", "-"), ("multiply", "*"), ("divide", "/")]
+]
+reply = http.post(
+    "/chat/completions",
+    json={
+        "model": settings.model,
+        "messages": [{"role": "user", "content": question}],
+        "tools": arithmetic,
+    },
+).json()
+print([c["function"] for c in reply["choices"][0]["message"]["tool_calls"]])
+http.close()
 
 # %% [markdown]
 # ## Recap
