@@ -24,7 +24,7 @@ from toolkit.local.decision.arithmetic import (
     steps_due,
 )
 from toolkit.local.decision.policy import ToolPolicy
-from toolkit.local.decision.turn import last_question, turn_start
+from toolkit.local.decision.turn import last_question, turn_calls
 from toolkit.local.format.events import Event, Finished
 from toolkit.local.format.job import ChatJob, SamplingOptions
 from toolkit.local.format.parser import ToolCallStream
@@ -60,22 +60,17 @@ class PlanWriter:
         if not self.policy.plan_arithmetic or not self.job.constrained:
             return None
         tools = arithmetic_tools(self.job.tools)
+        if tools is None:
+            return None
         question = last_question(self.job.messages)
-        grammar = expression_grammar(question) if tools is not None else None
-        if tools is None or grammar is None:
+        grammar = expression_grammar(question)
+        if grammar is None:
             return None
         expressions = [self._expression(p, question, grammar) for p in EXPRESSION_PROMPTS]
         plan = agreed_plan(expressions, question)
         if plan is None:
             return None
-        turn = self.job.messages[turn_start(self.job.messages) + 1 :]
-        made = [c for m in turn for c in m.get("tool_calls") or []]
-        answers = {
-            m.get("tool_call_id"): content_text(m.get("content"))
-            for m in turn
-            if m.get("role") == "tool"
-        }
-        due = steps_due(plan, tools, made, [answers.get(c.get("id")) for c in made])
+        due = steps_due(plan, tools, *turn_calls(self.job.messages))
         if due and not self.job.parallel_tool_calls:
             return due[:1]
         return due

@@ -64,6 +64,7 @@ __all__ = [
     "is_error",
     "last_question",
     "results_combined",
+    "turn_calls",
     "turn_start",
     "untried_after_failures",
     "unused_numbers",
@@ -94,6 +95,28 @@ def last_question(messages: Sequence[Mapping[str, Any]]) -> str:
     """
     users = [m for m in messages if m.get("role") == "user"]
     return content_text(users[-1].get("content")) if users else ""
+
+
+def turn_calls(
+    messages: Sequence[Mapping[str, Any]],
+) -> tuple[list[dict[str, Any]], list[str | None]]:
+    """The calls this turn made and the result text of each.
+
+    Args:
+        messages: OpenAI messages.
+
+    Returns:
+        The turn's calls (OpenAI tool calls, in order) and each one's result text (``None``
+        when it has none).
+    """
+    turn = messages[turn_start(messages) + 1 :]
+    calls = [c for m in turn for c in m.get("tool_calls") or []]
+    answers = {
+        m.get("tool_call_id"): content_text(m.get("content"))
+        for m in turn
+        if m.get("role") == "tool"
+    }
+    return calls, [answers.get(c.get("id")) for c in calls]
 
 
 def asked_for(
@@ -309,17 +332,11 @@ class CallJudge:
         #: The words of the offered tools' names (what a value made of them asks for).
         self.named = frozenset().union(*(name_words(n) for n in self.schemas))
         self.question = last_question(job.messages)
-        turn = job.messages[turn_start(job.messages) + 1 :]
+        calls, results = turn_calls(job.messages)
         #: ``(tool, arguments)`` of the calls this turn made before this answer.
-        calls = [c for m in turn for c in m.get("tool_calls") or []]
         self.turn_calls = [(c["function"]["name"], arguments_of(c)) for c in calls]
-        answers = {
-            m.get("tool_call_id"): content_text(m.get("content"))
-            for m in turn
-            if m.get("role") == "tool"
-        }
         #: The result text of each of :attr:`turn_calls` (``None`` when it has none).
-        self.turn_results = [answers.get(c.get("id")) for c in calls]
+        self.turn_results = results
         #: Whether the question still holds numbers no step used (:func:`unused_numbers`),
         #: or a result is a name no call took yet (a captain's name, when the question asks
         #: the captain's age): the turn may need another step.
