@@ -102,6 +102,9 @@ def test_leaks_languages_recitals_and_ungrounded_numbers() -> None:
     assert recites_results("北京: 6 °C\n11", ["北京: 6 °C", "11"])
     assert not recites_results("北京和西安的气温总和为11摄氏度。", ["北京: 6 °C", "11"])
     assert ungrounded_numbers("about 1,200 or 7 yuan", ["1200 cents"]) == ["7"]
+    # A result rounded to the decimals written is grounded; a whole number near it is not.
+    assert ungrounded_numbers("13.3 or 13.33 or 13", ["13.333333333333334"]) == ["13"]
+    assert ungrounded_numbers("13.4", ["13.333333333333334"]) == ["13.4"]
 
 
 def _tasks_file(tmp_path: Path) -> Path:

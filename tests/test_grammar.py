@@ -372,6 +372,23 @@ def test_text_may_state_only_the_given_numbers(engine, text, ok):
     assert engine.accepts(text_grammar(numbers=["11", "2.1", "-15", "15"]), text) is ok
 
 
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [
+        ("一共要126支笔。", True),
+        ("答案是126，也就是23个男生和19个女生每人3支。", True),
+        ("The average is 13.3 degrees.", True),
+        ("一共要多少支笔？", False),  # the result left out: the text cannot end
+        ("23个男生和19个女生共126支。", False),  # another number before the result
+        ("It is 1260.", False),  # the result may not run on into another digit
+        ("It is 126 <tool_call>", False),
+    ],
+)
+def test_text_may_be_required_to_state_a_number(engine, text, ok):
+    grammar = text_grammar(numbers=["23", "19", "3"], required=["126", "13.3"])
+    assert engine.accepts(grammar, text) is ok
+
+
 def test_raw_control_characters_in_strings_are_rejected(engine):
     text = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "a\nb"}}\n</tool_call>'
     assert not engine.accepts(_grammar([GET_WEATHER]), text)

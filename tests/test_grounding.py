@@ -127,6 +127,26 @@ def test_when_every_result_failed_the_final_answer_step_asks_what_went_wrong() -
     assert answer_messages(mixed)[-1]["content"].endswith("that states the result.")
 
 
+def test_one_tool_called_for_several_values_is_answered_with_each_result() -> None:
+    from toolkit.local.decision.prompt import answer_messages
+
+    calls = [
+        {"id": c, "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}
+        for c in "ab"
+    ]
+    turn = [
+        {"role": "user", "content": "广州和深圳的天气怎么样？"},
+        {"role": "assistant", "content": None, "tool_calls": calls},
+        {"role": "tool", "tool_call_id": "a", "content": "22 °C"},
+        {"role": "tool", "tool_call_id": "b", "content": "24 °C"},
+    ]
+    assert answer_messages(turn)[-1]["content"].endswith("说出每一个结果。")
+    english = [{"role": "user", "content": "Weather in A and B?"}, *turn[1:]]
+    assert answer_messages(english)[-1]["content"].endswith("that states each result.")
+    one = [*turn[:3], {"role": "tool", "tool_call_id": "b", "content": "Error: unknown city"}]
+    assert answer_messages(one)[-1]["content"].endswith("给出结果。")  # one value answered
+
+
 def test_a_number_with_thousands_separators_is_known_whole() -> None:
     known = known_numbers("net income $20,000, revenue $1,250,000.5; sides 3,4,5")
     assert {20000.0, 1250000.5, 3.0, 4.0, 5.0} <= known

@@ -99,7 +99,9 @@ def _numbers(text: str) -> list[float]:
 def ungrounded_numbers(answer: str, sources: Sequence[str]) -> list[str]:
     """The numbers an answer states that no source states.
 
-    Numbers are compared by value ("11" matches "11.0", "1,200" matches "1200").
+    Numbers are compared by value ("11" matches "11.0", "1,200" matches "1200"); one written
+    with decimals matches a source's number rounded to as many ("13.3" and "13.33" match
+    "13.333333333333334").
 
     Args:
         answer: The final answer.
@@ -109,11 +111,13 @@ def ungrounded_numbers(answer: str, sources: Sequence[str]) -> list[str]:
         Each ungrounded number as written in the answer, in order.
     """
     known = {value for text in sources for value in _numbers(text)}
-    return [
-        match.group()
-        for match in _NUMBER.finditer(answer)
-        if float(match.group().replace(",", "")) not in known
-    ]
+
+    def grounded(written: str) -> bool:
+        value = float(written.replace(",", ""))
+        places = len(written.partition(".")[2])
+        return value in known or (bool(places) and any(round(k, places) == value for k in known))
+
+    return [match.group() for match in _NUMBER.finditer(answer) if not grounded(match.group())]
 
 
 def _same(expected: Any, actual: Any) -> bool:

@@ -44,6 +44,7 @@ __all__ = [
     "agreed_plan",
     "arithmetic_tools",
     "expression_grammar",
+    "parsed_plan",
     "read_plan",
     "steps_due",
 ]
@@ -92,7 +93,7 @@ def _numeric(schema: Any) -> bool:
     return isinstance(schema, Mapping) and schema.get("type") in ("number", "integer")
 
 
-def arithmetic_tools(tools: Sequence[Mapping[str, Any]]) -> Tools | None:
+def arithmetic_tools(tools: Sequence[Mapping[str, Any]], *, among: bool = False) -> Tools | None:
     """The request's arithmetic tools, when every tool offered is one.
 
     A tool does an operation when its name says which (``add``, ``subtract_numbers``,
@@ -101,9 +102,12 @@ def arithmetic_tools(tools: Sequence[Mapping[str, Any]]) -> Tools | None:
 
     Args:
         tools: OpenAI tools.
+        among: Take the arithmetic tools among tools of other kinds too (a lookup beside
+            ``add``), instead of none when one of another kind is offered.
 
     Returns:
-        The tools, or ``None`` when a tool of another kind is offered or none is offered.
+        The tools, or ``None`` when none is offered or (without ``among``) a tool of another
+        kind is.
     """
     operations: dict[str, tuple[str, str, str]] = {}
     expression: tuple[str, str] | None = None
@@ -120,6 +124,8 @@ def arithmetic_tools(tools: Sequence[Mapping[str, Any]]) -> Tools | None:
         kinds = [op for op, words in _OPERATIONS.items() if _words(name) & words]
         numeric = [p for p in required if _numeric(properties.get(p))]
         if len(kinds) != 1 or len(required) != 2 or len(numeric) != 2:
+            if among:
+                continue
             return None
         operations.setdefault(kinds[0], (name, required[0], required[1]))
     if not operations and expression is None:
@@ -187,12 +193,34 @@ class Plan:
 def _read(node: ast.AST, steps: list[Step]) -> float | int | Step:
     if isinstance(node, ast.Constant) and is_number(node.value):
         return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):  # "(-5)": a number
+        if isinstance(node.operand, ast.Constant) and is_number(node.operand.value):
+            return -node.operand.value
     if isinstance(node, ast.BinOp) and type(node.op) in _AST_OPERATIONS:
         left, right = _read(node.left, steps), _read(node.right, steps)
         step = Step(_AST_OPERATIONS[type(node.op)], left, right)
         steps.append(step)
         return step
     raise ValueError("not an expression of numbers and + - * /")
+
+
+def parsed_plan(expression: str) -> Plan | None:
+    """An expression of numbers and ``+ - * /`` as a plan, operations in Python's order.
+
+    Args:
+        expression: The expression (a negative number written ``(-5)``).
+
+    Returns:
+        The plan; ``None`` when the expression is no such expression, has no operation, or
+        divides by zero.
+    """
+    steps: list[Step] = []
+    try:
+        _read(ast.parse(expression.strip(), mode="eval").body, steps)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    value = _value(steps[-1]) if steps else None
+    return None if value is None else Plan(expression.strip(), tuple(steps), value)
 
 
 def read_plan(expression: str, question: str) -> Plan | None:

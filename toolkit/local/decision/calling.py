@@ -20,7 +20,7 @@ and grounded. The calls returned leave out the optional arguments whose values n
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -106,6 +106,12 @@ class CallWriter:
         def checked_text(self) -> Iterator[Event]: ...
 
         def _stated_numbers(self) -> list[str] | None: ...
+
+        def combined_steps(
+            self, chosen: Sequence[Mapping[str, Any]] = ()
+        ) -> list[tuple[str, dict[str, Any]]] | None: ...
+
+        def written_calls(self, calls: list[tuple[str, dict[str, Any]]]) -> Iterator[Event]: ...
 
     def _attempt(
         self,
@@ -218,6 +224,9 @@ class CallWriter:
         first = self._with_results_in_place(turn, first)
         if turn.auto and turn.turn_calls and any(turn.writes_twice(c) for c in first[2]):
             yield from self.text(from_results=True)  # a step of nothing: the answer is there
+            return
+        if turn.auto and (planned := self.combined_steps(first[2])):
+            yield from self.written_calls(planned)  # looked-up values, combined as planned
             return
         pieces, generation, found = self._in_own_words(turn, first)
         self.used += generation.written  # the kept call's opening is output

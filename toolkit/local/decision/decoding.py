@@ -84,17 +84,22 @@ __all__ = ["answer", "answer_text_grammar"]
 
 
 def answer_text_grammar(
-    job: ChatJob, *, forbidden: Sequence[str] = (), numbers: Sequence[str] | None = None
+    job: ChatJob,
+    *,
+    forbidden: Sequence[str] = (),
+    numbers: Sequence[str] | None = None,
+    required: Sequence[str] = (),
 ) -> str | None:
     """The grammar a text answer is decoded under: the response format's JSON when the job
     has one (:mod:`toolkit.local.format.structured`), else text that never opens a call (nor
-    holds ``forbidden``, nor states numbers outside ``numbers``) when tools were offered, else
-    none.
+    holds ``forbidden``, nor states numbers outside ``numbers``, and states ``required``)
+    when tools were offered, else none.
 
     Args:
         job: The request.
         forbidden: Strings a text answer to a tool prompt may not contain.
         numbers: The only numbers it may state; ``None`` for any.
+        required: Spellings of a number it must state, its first.
 
     Returns:
         GBNF text, or ``None`` for free decoding.
@@ -102,7 +107,7 @@ def answer_text_grammar(
     if job.text_schema is not None:
         return answer_grammar(job.text_schema)
     if job.tools and job.constrained:
-        return text_grammar(forbidden=forbidden, numbers=numbers)
+        return text_grammar(forbidden=forbidden, numbers=numbers, required=required)
     return None
 
 
@@ -146,6 +151,10 @@ def answer(
             yield from decoder.written_calls(planned)
         else:  # the plan's last step has its result: the answer, which the result states
             yield from decoder.final_answer(result=decoder.last_result())
+    elif job.tool_choice == "auto" and answered and (combined := decoder.combined_steps()):
+        yield from decoder.written_calls(combined)  # the plan of looked-up values goes on
+    elif job.tool_choice == "auto" and answered and combined == []:
+        yield from decoder.final_answer(result=decoder.last_result())  # the plan's result
     elif job.tool_choice == "auto":
         decoder.p_text = text_probability(engine, tokens)
         if decoder.p_text < policy.text_threshold or not answered:
@@ -322,11 +331,18 @@ class _Decoder(CallWriter, PlanWriter):
         answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
         asked = last_question(self.job.messages).strip()
         question = _folded(asked)
+        ends: list[str] = []
         if len(question) >= _ECHO and _folded(answer).startswith(question):
             # The question copied out is no answer: written again, neither opening nor
             # ending as the question does.
             ends = [asked[:_ECHO], asked.rstrip("?？!！。. ")[-_ECHO:], "?", "？"]
             events = list(self.text(from_results=True, any_numbers=True, avoid=ends))
+            answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
+        spellings = result_spellings(result)
+        if spellings and self.policy.state_result and not _states(answer, spellings):
+            # The result that answers the question is known and the answer left it out: it
+            # is written again, stating the result before any other number.
+            events = list(self.text(from_results=True, avoid=ends, required=spellings))
             answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
         texts = self._stated_texts() or []
         stated = {magnitude(n) for text in texts for n in said_numbers(text)}
@@ -380,7 +396,12 @@ class _Decoder(CallWriter, PlanWriter):
         return self.engine.tokenize(text)
 
     def text(
-        self, *, from_results: bool = False, any_numbers: bool = False, avoid: Sequence[str] = ()
+        self,
+        *,
+        from_results: bool = False,
+        any_numbers: bool = False,
+        avoid: Sequence[str] = (),
+        required: Sequence[str] = (),
     ) -> Iterator[Event]:
         structured = self.job.text_schema is not None
         plain = bool(self.job.tools) and self.job.constrained and not structured
@@ -391,7 +412,9 @@ class _Decoder(CallWriter, PlanWriter):
         generation = self.engine.generate(
             self._answer_from_results() if from_results else self.tokens,
             self._options(),
-            grammar=answer_text_grammar(self.job, forbidden=forbidden, numbers=numbers),
+            grammar=answer_text_grammar(
+                self.job, forbidden=forbidden, numbers=numbers, required=required
+            ),
             cancel=self.cancel,
             ban_first=self._not_text() if plain else None,
         )
@@ -443,6 +466,32 @@ _ECHO = 4
 
 #: A call written out in a text answer: a brace, then a quoted key.
 _CALL_OPENING = re.compile(r"\{\s*[\"']")
+
+
+def result_spellings(result: str | None) -> list[str]:
+    """The ways an answer may state a result that is one number: as written, and rounded to
+    one or two decimals when it has more ("13.333333333333334", "13.33", "13.3").
+
+    Args:
+        result: A tool result's text.
+
+    Returns:
+        The spellings; none when the result is not one number.
+    """
+    text = (result or "").strip()
+    if not re.fullmatch(r"-?\d+(?:\.\d+)?", text):
+        return []
+    whole, _, decimals = text.lstrip("-").partition(".")
+    if decimals and not decimals.strip("0"):
+        return [whole, text.lstrip("-")]  # "42.0" is said "42"
+    rounded = [f"{float(text.lstrip('-')):.{n}f}" for n in (2, 1) if len(decimals) > n]
+    return list(dict.fromkeys([text.lstrip("-"), *rounded]))
+
+
+def _states(answer: str, spellings: Sequence[str]) -> bool:
+    """Whether an answer states one of a number's spellings (by value, without its sign)."""
+    values = {magnitude(s) for s in spellings}
+    return any(magnitude(n) in values for n in said_numbers(answer))
 
 
 def _folded(text: str) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolkit.local.decision.arithmetic import (
@@ -22,6 +22,15 @@ from toolkit.local.decision.arithmetic import (
     arithmetic_tools,
     expression_grammar,
     steps_due,
+)
+from toolkit.local.decision.combining import (
+    COMBINING_PROMPTS,
+    agreed_combination,
+    arithmetic_calls,
+    combining_text,
+    is_arithmetic,
+    looked_up,
+    once_grammar,
 )
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.turn import last_question, turn_calls
@@ -71,6 +80,51 @@ class PlanWriter:
         if plan is None:
             return None
         due = steps_due(plan, tools, *turn_calls(self.job.messages))
+        if due and not self.job.parallel_tool_calls:
+            return due[:1]
+        return due
+
+    def combined_steps(
+        self, chosen: Sequence[Mapping[str, Any]] = ()
+    ) -> list[tuple[str, dict[str, Any]]] | None:
+        """The calls that combine this turn's looked-up values, read from the expression the
+        model writes over them (:mod:`toolkit.local.decision.combining`,
+        :attr:`~ToolPolicy.combine_results`).
+
+        The plan is read when the model has chosen to call an arithmetic tool next
+        (``chosen``: the calls it wrote) and the turn made none yet, or when the turn's
+        arithmetic calls so far are the plan's first steps.
+
+        Args:
+            chosen: The calls the model wrote for its next step, before any arithmetic call
+                of the turn.
+
+        Returns:
+            The plan's next calls; ``[]`` once its last step has a result; ``None`` when the
+            turn has no lookups to combine, no plan is due, the readings are no plan or
+            disagree, or the turn left the plan.
+        """
+        if not self.policy.combine_results or not self.job.constrained:
+            return None
+        tools = arithmetic_tools(self.job.tools, among=True)
+        if tools is None:
+            return None
+        made, results = arithmetic_calls(self.job.messages, tools)
+        if not made and not (chosen and all(is_arithmetic(c, tools) for c in chosen)):
+            return None
+        lookups = looked_up(self.job.messages, tools)
+        if lookups is None:
+            return None
+        grammar = once_grammar(lookups)
+        if grammar is None:
+            return None
+        text = combining_text(lookups)
+        plan = agreed_combination(
+            [self._expression(p, text, grammar) for p in COMBINING_PROMPTS], lookups
+        )
+        if plan is None:
+            return None
+        due = steps_due(plan, tools, made, results)
         if due and not self.job.parallel_tool_calls:
             return due[:1]
         return due

@@ -95,6 +95,10 @@ probabilities at a few points, and on what the conversation already says:
    numbers or more is written by the model as one expression over those numbers; its
    operations are the calls, innermost first (:attr:`ToolPolicy.plan_arithmetic`,
    :mod:`toolkit.local.decision.arithmetic`).
+13. **How do looked-up values combine?** Once lookups have answered and the model would call
+   an arithmetic tool, it writes the question as one expression over the numbers of the
+   question and of the results, each result's value used once; its operations are the
+   calls (:attr:`ToolPolicy.combine_results`, :mod:`toolkit.local.decision.combining`).
 
 :mod:`toolkit.local.decision.decoding` turns these into decoding.
 """
@@ -280,6 +284,23 @@ class ToolPolicy:
             or breaks the order of a step-by-step question is no plan, and two plans that
             disagree are not followed
             (:func:`~toolkit.local.decision.arithmetic.agreed_plan`).
+        combine_results: Once this turn's lookups have answered (each with a number, none
+            with an error) and the model would call an arithmetic tool offered beside them,
+            the model writes the question as one expression over the numbers of the question
+            and of the results, and the calls are that expression's operations
+            (:mod:`toolkit.local.decision.combining`): left to its own call, the small model
+            writes on after the sum with a number it already used
+            (``calculate("(6 + 12) * 22")`` for an average of 6, 12 and 22). The expression's
+            grammar takes one number from each result (not the others it states beside the
+            value), every number the question states that the lookups did not take, and the
+            count of the results only when the question asks for an average; two
+            instructions are asked and must agree
+            (:func:`~toolkit.local.decision.combining.agreed_combination`).
+        state_result: When the result that answers the question is known (a plan's last
+            step) and the final answer does not state it, the answer is written again under
+            a grammar that must state it before any other number (the small model, shown the
+            chain's results and told which is the answer, still copied the question out
+            with one word added).
         label_results: Show each tool result to the model prefixed by the call it answers
             (``add(x=6, y=5) = 11``), a departure from the stock template that keeps a small
             model from answering with the wrong result.
@@ -308,6 +329,8 @@ class ToolPolicy:
     record_fields: bool = True
     listed_items: bool = True
     plan_arithmetic: bool = True
+    combine_results: bool = True
+    state_result: bool = True
     own_words: bool = True
     leave_out_guesses: bool = True
     user_words: bool = True

@@ -14,7 +14,7 @@ from typing import Any
 
 from toolkit.local.decision.comparison import comparison
 from toolkit.local.decision.policy import RESULTS_NUDGE, ToolPolicy
-from toolkit.local.decision.turn import all_failed, failed, turn_start
+from toolkit.local.decision.turn import all_failed, failed, is_error, turn_calls, turn_start
 from toolkit.local.format.job import ChatJob
 from toolkit.local.format.template import render_prompt
 from toolkit.wire import content_text
@@ -173,6 +173,15 @@ _ANSWER_ASK = {
 }
 
 
+#: The request of the final-answer step when the results are one tool's, called for several
+#: values: the answer states each of them.
+_EACH_ASK = {
+    "zh": "请根据这些结果，用一句完整的话回答问题，说出每一个结果。",
+    "en": (
+        "Using these results, answer the question in one complete sentence that states each result."
+    ),
+}
+
 #: How the final-answer step names the result that answers the question.
 _RESULT_IS = {
     "zh": "最后一步的结果 {} 就是问题的答案。",
@@ -239,6 +248,16 @@ def _retried(turn: Sequence[Mapping[str, Any]]) -> set[int]:
     }
 
 
+def _one_tool_many_values(messages: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether this turn called one tool only, for two values or more (the weather of two
+    cities): then the answer states each result, where the small model, asked for "the
+    result", stated one ("青松音乐厅和白桦音乐厅分别有1260个座位。")."""
+    calls, results = turn_calls(messages)
+    names = {str((c.get("function") or {}).get("name")) for c in calls}
+    answered = [r for r in results if r is not None and not is_error(r)]
+    return len(names) == 1 and len(answered) >= 2
+
+
 def answer_messages(
     messages: Sequence[Mapping[str, Any]], *, compare: bool = True, result: str | None = None
 ) -> list[dict[str, Any]] | None:
@@ -275,10 +294,12 @@ def answer_messages(
     language = _language(question)
     head, listed, ask = _ANSWER_ASK[language]
     failures = all_failed(messages)
-    if failures:  # nothing to state: the answer says what went wrong
-        ask = _FAILED_ASK[language]
     # Last, right before the answer: shown among the results, it went unread.
     compared = comparison(messages) if compare and not failures else None
+    if failures:  # nothing to state: the answer says what went wrong
+        ask = _FAILED_ASK[language]
+    elif result is None and not compared and _one_tool_many_values(messages):
+        ask = _EACH_ASK[language]
     if compared:
         ask = f"{ask}\n{compared}"
     elif result is not None and not failures:

@@ -297,12 +297,15 @@ def _text_rules(
     plain_start: bool,
     forbidden: Sequence[str],
     numbers: Sequence[str] | None = None,
+    required: Sequence[str] = (),
 ) -> str:
     """Rules for text containing none of ``forbidden``; returns the start rule's name.
 
     The rules are the states of an :class:`_Avoiding` automaton. With ``plain_start`` the
     text may not begin with whitespace, ``{``, ``[`` or a backtick. With ``numbers``, a digit
-    can only begin one of those numbers, which then may not run on into another digit.
+    can only begin one of those numbers, which then may not run on into another digit. With
+    ``required``, a copy of the states comes first, with no digit but the required number's
+    and no end: its number leads into the states above.
     """
     automaton = _Avoiding(forbidden, "text")
     names = automaton.names
@@ -319,6 +322,22 @@ def _text_rules(
         alts.append(f"[^{''.join(_class_char(c) for c in sorted(excluded))}] {names['']}")
         return " | ".join(alts)
 
+    if required and number is not None:
+        ahead = _Avoiding(forbidden, "before")
+
+        def before(state: str, banned: str = "") -> str:
+            moves, excluded = ahead.moves(state, banned)
+            excluded |= set("0123456789")
+            rest = f"[^{''.join(_class_char(c) for c in sorted(excluded))}] {ahead.names['']}"
+            return " | ".join(["required", *moves, rest])
+
+        ordered = sorted(set(required), key=lambda n: (-len(n), n))
+        builder.rules["required"] = f"( {' | '.join(gbnf_literal(n) for n in ordered)} ) number-end"
+        for state in ahead.states:
+            builder.rules[ahead.names[state]] = before(state)
+        if plain_start:
+            builder.rules["before"] = before("", banned=_NOT_PLAIN_START)
+
     if number is not None:
         ordered = sorted(set(numbers or ()), key=lambda n: (-len(n), n))
         builder.rules[number] = f"( {' | '.join(gbnf_literal(n) for n in ordered)} ) number-end"
@@ -327,6 +346,8 @@ def _text_rules(
         builder.rules["number-point"] = rule("", numbered=False)
     for state in automaton.states:
         builder.rules[names[state]] = rule(state)
+    if required and number is not None:
+        return "before" if plain_start else ahead.names[""]
     if not plain_start:
         return names[""]
     builder.rules["text"] = rule("", banned=_NOT_PLAIN_START)
@@ -338,6 +359,7 @@ def text_grammar(
     plain_start: bool = True,
     forbidden: Iterable[str] = (),
     numbers: Iterable[str] | None = None,
+    required: Sequence[str] = (),
 ) -> str:
     """A grammar admitting any text that never opens a ``<tool_call>``.
 
@@ -348,13 +370,19 @@ def text_grammar(
             call can be written out as text).
         numbers: The only numbers the text may state, as written (``"11"``, ``"-15"``,
             ``"2.1"``); ``None`` lets it state any.
+        required: Spellings of a number the text must state, the first number it states
+            (an answer whose result is known states it: ``["126"]``); the text cannot end
+            before it.
 
     Returns:
         GBNF text whose start rule is ``root``.
     """
     builder = GrammarBuilder()
     listed = None if numbers is None else list(numbers)
-    return builder.render(_text_rules(builder, plain_start, [_OPEN, *forbidden], listed))
+    if required:
+        listed = [*(listed if listed is not None else []), *required]
+    start = _text_rules(builder, plain_start, [_OPEN, *forbidden], listed, required)
+    return builder.render(start)
 
 
 def _split_literal(body: str, markers: dict[str, str]) -> str:

@@ -1,0 +1,329 @@
+"""Looked-up values combined by the arithmetic tools, as the model's expression says. Pure.
+
+"What is the average temperature of Beijing, Shanghai and Guangzhou?" with ``get_weather`` and
+``calculate``: the small model looks the three cities up (6, 12 and 22 °C), then writes
+``calculate("(6 + 12) * 22")`` — each number it may write is one the conversation stated, but
+it writes on after the sum, with a number it already used. Asked for the question as one
+arithmetic expression over the numbers of the question and of the results, under a grammar
+that lets each number be used no more often than it was stated (:func:`once_grammar`), that
+takes at least one number from every result and every number the question states for the
+arithmetic, and that admits the count of the values only when the question asks for an
+average, it writes ``(6 + 12 + 22) / 3``. That expression is the plan, followed as the
+expressions of :mod:`toolkit.local.decision.arithmetic` are (``steps_due``).
+
+Only after this turn's lookups have answered, each with a number and none with an error
+(:func:`looked_up`), and when arithmetic tools are offered beside them.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from toolkit.local.decision.arithmetic import Plan, Tools, parsed_plan
+from toolkit.local.decision.grounding import arguments_of
+from toolkit.local.decision.numbers import (
+    is_number,
+    known_numbers,
+    numbers_of,
+    stated_times,
+    written_numbers,
+)
+from toolkit.local.decision.prompt import call_label
+from toolkit.local.decision.turn import is_error, last_question, turn_calls
+
+__all__ = [
+    "COMBINING_PROMPTS",
+    "Lookups",
+    "agreed_combination",
+    "arithmetic_calls",
+    "combining_text",
+    "is_arithmetic",
+    "looked_up",
+    "once_grammar",
+    "read_combination",
+]
+
+#: The instructions the expression is asked for with (the question and the results are the
+#: user's message, :func:`combining_text`).
+COMBINING_PROMPTS = (
+    "You are a careful calculator. Turn the question into one Python arithmetic expression "
+    "using only the numbers in the question and in the results, and + - * /. Reply with the "
+    "expression only.",
+    "You are a careful calculator. The results below were looked up to answer the question. "
+    "Write one Python arithmetic expression over their numbers and the question's, with "
+    "+ - * / and parentheses, whose value answers the question. Reply with the expression "
+    "only.",
+)
+
+#: A question that asks for an average: the count of the looked-up values is then a number
+#: the expression may use.
+_AVERAGE = re.compile(r"\b(?:average|mean)\b|平均|均值", re.IGNORECASE)
+#: The most states a grammar may have (the numbers' use counts, multiplied, times four).
+_MOST_STATES = 4096
+
+
+@dataclass(frozen=True)
+class Lookups:
+    """This turn's lookups and the numbers an expression over them may use.
+
+    The numbers come from sources, each used no more often than its budget: a number of the
+    question as often as the question states it; one number of each result (its value asked
+    for, not the others it states beside it: "412 seats in 3 screens"); the count of the
+    results, once, when the question asks for an average.
+
+    Attributes:
+        question: The user's question.
+        results: Each lookup as ``call = result``.
+        sources: Each source's numbers and budget.
+        required: The sources the expression must use: every result, and every number the
+            question states for the arithmetic (one the lookups did not take).
+    """
+
+    question: str
+    results: tuple[str, ...]
+    sources: tuple[tuple[frozenset[float], int], ...]
+    required: tuple[int, ...]
+
+    def charged(self, value: float, used: Sequence[int]) -> int | None:
+        """The source a use of ``value`` is charged to, given each source's uses so far:
+        the first that holds it and has budget left (``None``: none has)."""
+        for at, (values, budget) in enumerate(self.sources):
+            if value in values and used[at] < budget:
+                return at
+        return None
+
+    @property
+    def values(self) -> list[float]:
+        """Every number the expression may use, each once, in order."""
+        return list(dict.fromkeys(v for values, _ in self.sources for v in sorted(values)))
+
+
+def is_arithmetic(call: Mapping[str, Any], tools: Tools) -> bool:
+    """Whether a call is of one of the arithmetic tools.
+
+    Args:
+        call: An OpenAI tool call.
+        tools: The request's arithmetic tools.
+
+    Returns:
+        True for a call of an operation or expression tool.
+    """
+    name = (call.get("function") or {}).get("name")
+    operations = {tool for tool, _, _ in tools.operations.values()}
+    return name in operations or (tools.expression is not None and name == tools.expression[0])
+
+
+def arithmetic_calls(
+    messages: Sequence[Mapping[str, Any]], tools: Tools
+) -> tuple[list[dict[str, Any]], list[str | None]]:
+    """This turn's calls of the arithmetic tools and the result text of each.
+
+    Args:
+        messages: OpenAI messages.
+        tools: The request's arithmetic tools.
+
+    Returns:
+        The calls (in order) and their results (``None`` when one has none).
+    """
+    calls, results = turn_calls(messages)
+    kept = [i for i, call in enumerate(calls) if is_arithmetic(call, tools)]
+    return [calls[i] for i in kept], [results[i] for i in kept]
+
+
+def looked_up(messages: Sequence[Mapping[str, Any]], tools: Tools) -> Lookups | None:
+    """This turn's lookups (its calls of tools that are not arithmetic) and the numbers an
+    expression over them may use.
+
+    Args:
+        messages: OpenAI messages.
+        tools: The request's arithmetic tools.
+
+    Returns:
+        The lookups; ``None`` when the turn made none, one has no result yet or an error, or
+        none states a number.
+    """
+    question = last_question(messages)
+    calls, answers = turn_calls(messages)
+    lookups = [
+        (call, answer)
+        for call, answer in zip(calls, answers, strict=True)
+        if not is_arithmetic(call, tools)
+    ]
+    if not question or not lookups:
+        return None
+    if any(answer is None or is_error(answer) for _, answer in lookups):
+        return None
+    sources: list[tuple[frozenset[float], int]] = []
+    required: list[int] = []
+    told = known_numbers(question.casefold())
+    passed = {n for call, _ in lookups for n in numbers_of(arguments_of(call))}
+    plain = re.sub(r"(?<=\d),(?=\d{3}\b)", "", question)
+    digits = {abs(float(n)) for n in written_numbers(plain)}
+    percents = {v for v in digits if re.search(rf"(?<![\d.]){v:g}\s*%", plain)}
+    fractions = {round(v / 100, 12) for v in percents} - digits
+    for value in sorted(n for n in told if n >= 0 and n not in fractions):
+        if value in digits and value not in passed:
+            required.append(len(sources))  # a number the lookups did not take is for the sum
+        spelled = {value, round(value / 100, 12)} if value in percents else {value}
+        sources.append((frozenset(spelled), max(1, stated_times(value, question))))
+    stating = 0
+    for _, answer in lookups:
+        numbers = frozenset(float(n) for n in written_numbers(answer or ""))
+        if numbers:
+            stating += 1
+            required.append(len(sources))
+            sources.append((numbers, 1))
+    if not stating:
+        return None
+    if _AVERAGE.search(question) and stating >= 2:
+        sources.append((frozenset({float(stating)}), 1))
+    results = tuple(
+        f"{call_label(call['function']['name'], arguments_of(call))} = {(answer or '').strip()}"
+        for call, answer in lookups
+    )
+    return Lookups(question, results, tuple(sources), tuple(required))
+
+
+def combining_text(lookups: Lookups) -> str:
+    """The user's message the expression is asked for with: the question and the results.
+
+    Args:
+        lookups: This turn's lookups.
+
+    Returns:
+        The text.
+    """
+    return f"Question: {lookups.question}\n\nResults:\n" + "\n".join(lookups.results)
+
+
+def _spelling(value: float) -> str:
+    text = str(int(value)) if value.is_integer() else repr(value)
+    return f"(-{text.lstrip('-')})" if value < 0 else text
+
+
+def _accepting(used: Sequence[int], required: Sequence[int]) -> bool:
+    return all(used[at] for at in required)
+
+
+def once_grammar(lookups: Lookups) -> str | None:
+    """A GBNF grammar of the expressions over the lookups: each source's numbers no more
+    often than its budget, parentheses one deep, ending only once every required source has
+    been used.
+
+    Its states are the uses of each source so far, whether a parenthesis is open and whether
+    a number or an operation comes next; states from which no end can be reached are left
+    out.
+
+    Args:
+        lookups: This turn's lookups.
+
+    Returns:
+        The grammar; ``None`` when it would have more than :data:`_MOST_STATES` states or
+        admits no expression.
+    """
+    size = 4
+    for _, budget in lookups.sources:
+        size *= budget + 1
+    if size > _MOST_STATES:
+        return None
+    start = ((0,) * len(lookups.sources), 0, "term")
+    moves: dict[tuple, list[tuple[str, tuple | None]]] = {}
+    pending = [start]
+    while pending:
+        state = pending.pop()
+        if state in moves:
+            continue
+        used, depth, next_is = state
+        found: list[tuple[str, tuple | None]] = []
+        usable = [v for v in lookups.values if lookups.charged(v, used) is not None]
+        if next_is == "term":
+            for value in usable:
+                at = lookups.charged(value, used)
+                more = tuple(n + (i == at) for i, n in enumerate(used))
+                found.append((json.dumps(_spelling(value)), (more, depth, "op")))
+            if depth == 0:
+                found.append(('"("', (used, 1, "term")))
+        else:
+            if usable:
+                found.append(("op", (used, depth, "term")))
+            if depth == 1:
+                found.append(('")"', (used, 0, "op")))
+            elif _accepting(used, lookups.required):
+                found.append(('"\\n"?', None))
+        moves[state] = found
+        pending += [target for _, target in found if target is not None]
+    live = {s for s, found in moves.items() if any(t is None for _, t in found)}
+    while True:
+        grown = live | {s for s, found in moves.items() if any(t in live for _, t in found)}
+        if grown == live:
+            break
+        live = grown
+    if start not in live:
+        return None
+    names = {state: f"s{i}" for i, state in enumerate(sorted(live, key=str))}
+    rules = [f"root ::= {names[start]}"]
+    for state, name in names.items():
+        alternatives = [
+            text if target is None else f"{text} {names[target]}"
+            for text, target in moves[state]
+            if target is None or target in live
+        ]
+        rules.append(f"{name} ::= {' | '.join(alternatives)}")
+    rules += ['op ::= sp ("+" | "-" | "*" | "/") sp', 'sp ::= " "?']
+    return "\n".join(rules)
+
+
+def _constants(node: ast.AST) -> list[float]:
+    if isinstance(node, ast.Constant) and is_number(node.value):
+        return [float(node.value)]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
+        return [-float(node.operand.value)]
+    return [n for child in ast.iter_child_nodes(node) for n in _constants(child)]
+
+
+def read_combination(expression: str, lookups: Lookups) -> Plan | None:
+    """The expression as a plan over the lookups, when it is one :func:`once_grammar` admits.
+
+    Args:
+        expression: What the model wrote.
+        lookups: This turn's lookups.
+
+    Returns:
+        The plan; ``None`` when the expression cannot be read, has no operation, uses a
+        number no source has budget left for, or leaves a required source unused.
+    """
+    plan = parsed_plan(expression)
+    if plan is None:
+        return None
+    used = [0] * len(lookups.sources)
+    for number in _constants(ast.parse(expression.strip(), mode="eval")):
+        at = lookups.charged(number, used)
+        if at is None:
+            return None
+        used[at] += 1
+    return plan if _accepting(used, lookups.required) else None
+
+
+def agreed_combination(expressions: Sequence[str], lookups: Lookups) -> Plan | None:
+    """The plan the readings make: the first that is a plan (:func:`read_combination`), when
+    every other one that is a plan comes to the same value.
+
+    Args:
+        expressions: The expressions the model wrote, one per instruction.
+        lookups: This turn's lookups.
+
+    Returns:
+        The plan, or ``None``.
+    """
+    readings = [p for p in (read_combination(e, lookups) for e in expressions) if p]
+    if not readings:
+        return None
+    first = readings[0].value
+    if any(abs(plan.value - first) > 1e-9 * max(1.0, abs(first)) for plan in readings):
+        return None
+    return readings[0]
