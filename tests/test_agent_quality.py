@@ -40,7 +40,12 @@ toolkit's loop:
     of it is the tool's;
 24. a chain of arithmetic starts with the operation the question ends with (the division of
     "95 加 57，然后把结果除以 8" first), or never takes the factor a word states ("halve the
-    result": a 2 nobody wrote in digits), and runs on past its answer.
+    result": a 2 nobody wrote in digits), and runs on past its answer;
+25. looked-up values are combined with a number used twice (``calculate("(6 + 12) * 22")``
+    for the average of 6, 12 and 22);
+26. once a plan's last step has its result, the answer copies the question out instead of
+    stating it;
+27. one tool called for several values is answered with one of its results.
 """
 
 from __future__ import annotations
@@ -64,7 +69,15 @@ from langchain_openai import ChatOpenAI
 from toolkit.eval.agent_checks import leaked_call, ungrounded_numbers
 from toolkit.loop import ToolLoop
 from toolkit.schema import tool_schema
-from tools import add, calculate, get_capital, get_population, get_price, get_weather
+from tools import (
+    add,
+    calculate,
+    get_capital,
+    get_population,
+    get_price,
+    get_weather,
+)
+from tools import multiply as multiply_xy
 
 SEED = Path(__file__).parent / "seed"
 ELEVEN = re.compile(r"(?<![\d.])11(?![\d.])")
@@ -1041,3 +1054,37 @@ def test_a_comparison_of_records_is_about_the_quantity_its_word_names(local_serv
     answer = reply.choices[0].message.content or ""
     assert not reply.choices[0].message.tool_calls, reply.choices[0].message.tool_calls
     assert re.search(r"老石桥[^，。；]*最早|最早[^，。；]*老石桥", answer), answer
+
+
+def test_looked_up_values_are_averaged_over_each_value_once(local_server) -> None:
+    # Before, the model wrote calculate("(6 + 12) * 22") after the three lookups.
+    result = ToolLoop(_chat(local_server), [get_weather, calculate]).run(
+        "What is the average temperature of Beijing, Shanghai and Guangzhou?"
+    )
+    assert result.answered, result.hint
+    expressions = [args["expression"] for name, args in _loop_calls(result) if name == "calculate"]
+    assert len(expressions) == 1, expressions
+    assert re.fullmatch(r"\(?6 \+ 12 \+ 22\)? / 3", expressions[0]), expressions
+    assert re.search(r"(?<![\d.])13\.33?(?!\d)", result.answer), result.answer
+
+
+def test_a_plans_result_is_stated_in_the_answer(local_server) -> None:
+    # Before, after add(23, 19) and multiply(42, 3), the answer was the question copied out
+    # with one character added.
+    result = ToolLoop(_chat(local_server), [add, multiply_xy]).run(
+        "一个班有 23 个男生和 19 个女生，每人发 3 支笔，一共要多少支笔？"
+    )
+    assert result.answered, result.hint
+    calls = _loop_calls(result)
+    assert calls == [("add", {"x": 23, "y": 19}), ("multiply", {"x": 42, "y": 3})], calls
+    assert re.search(r"(?<![\d.])126(?![\d.])", result.answer), result.answer
+
+
+def test_one_tool_called_for_two_values_is_answered_with_both(local_server) -> None:
+    result = ToolLoop(_chat(local_server), [get_weather]).run("广州和深圳的天气怎么样？")
+    assert result.answered, result.hint
+    calls = _loop_calls(result)
+    assert sorted(args["city"] for _, args in calls) == ["广州", "深圳"], calls
+    lines = [get_weather.invoke(args) for _, args in calls]  # "广州 (Guangzhou): 22 °C, ..."
+    degrees = [re.search(r"(-?\d+) °C", line).group(1) for line in lines]
+    assert all(d in result.answer for d in degrees), (result.answer, degrees)

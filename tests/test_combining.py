@@ -208,3 +208,17 @@ def test_the_plan_is_followed_with_operation_tools_after_the_lookups():
     made, results = arithmetic_calls(messages, tools)
     assert [c["function"]["name"] for c in made] == ["add"] and results == ["18"]
     assert steps_due(plan, tools, made, results) == [("add", {"x": 18, "y": 22})]
+
+
+def test_a_tool_of_whole_numbers_takes_no_step_with_decimals():
+    whole = _tool("add", x="integer", y="integer")
+    tools = arithmetic_tools([LOOKUP, whole], among=True)
+    assert tools is not None and tools.integers == {"add"}
+    messages = _conversation("A and B together?", ["A: 21.9 million", "B: 24.9 million"])
+    lookups = looked_up(messages, tools)
+    plan = read_combination("21.9 + 24.9", lookups)
+    assert steps_due(plan, tools, [], []) is None  # add(21.9, 24.9) would fail its schema
+    plan = read_combination(
+        "22 + 25", looked_up(_conversation("A and B?", ["A: 22", "B: 25"]), tools)
+    )
+    assert steps_due(plan, tools, [], []) == [("add", {"x": 22, "y": 25})]

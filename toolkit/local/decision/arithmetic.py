@@ -79,10 +79,12 @@ class Tools:
     Attributes:
         operations: Operation (``+ - * /``) -> ``(tool, first parameter, second parameter)``.
         expression: ``(tool, parameter)`` of a tool that evaluates an expression, if any.
+        integers: The operation tools that take whole numbers only.
     """
 
     operations: dict[str, tuple[str, str, str]]
     expression: tuple[str, str] | None
+    integers: frozenset[str] = frozenset()
 
 
 def _words(name: str) -> set[str]:
@@ -111,6 +113,7 @@ def arithmetic_tools(tools: Sequence[Mapping[str, Any]], *, among: bool = False)
     """
     operations: dict[str, tuple[str, str, str]] = {}
     expression: tuple[str, str] | None = None
+    integers: set[str] = set()
     for tool in tools:
         function = tool.get("function") or {}
         name = function.get("name", "")
@@ -128,9 +131,11 @@ def arithmetic_tools(tools: Sequence[Mapping[str, Any]], *, among: bool = False)
                 continue
             return None
         operations.setdefault(kinds[0], (name, required[0], required[1]))
+        if any((properties.get(p) or {}).get("type") == "integer" for p in required):
+            integers.add(name)
     if not operations and expression is None:
         return None
-    return Tools(operations, expression)
+    return Tools(operations, expression, frozenset(integers))
 
 
 def _spellings(question: str) -> list[str]:
@@ -408,8 +413,8 @@ def steps_due(
     Returns:
         ``(tool, arguments)`` of every step whose operands are known and that no call made
         yet — ``[]`` once the last step's result is there; ``None`` when the plan cannot be
-        followed: a call made is none of its steps, a step's result is not a number, or an
-        operation has no tool.
+        followed: a call made is none of its steps, a step's result is not a number, an
+        operation has no tool, or its tool takes whole numbers and an operand is none.
     """
     if tools.expression is not None:
         tool, parameter = tools.expression
@@ -433,6 +438,8 @@ def steps_due(
         left, right = operand(step.left), operand(step.right)
         if left is None or right is None:
             continue
+        if tool in tools.integers and not all(float(n).is_integer() for n in (left, right)):
+            return None  # a tool of whole numbers cannot take this step
         for index, call in enumerate(made):
             arguments = arguments_of(call)
             if (
