@@ -17,6 +17,7 @@ from toolkit.local.decision.arithmetic import arithmetic_tools, steps_due
 from toolkit.local.decision.combining import (
     agreed_combination,
     arithmetic_calls,
+    asks_average,
     combining_text,
     is_arithmetic,
     looked_up,
@@ -222,3 +223,26 @@ def test_a_tool_of_whole_numbers_takes_no_step_with_decimals():
         "22 + 25", looked_up(_conversation("A and B?", ["A: 22", "B: 25"]), tools)
     )
     assert steps_due(plan, tools, [], []) == [("add", {"x": 22, "y": 25})]
+
+
+def test_a_record_gives_the_number_under_the_label_the_question_names():
+    tools = arithmetic_tools([LOOKUP, CALCULATE], among=True)
+    records = ['{"图书馆": "柳湖图书馆", "藏书": 48213, "会员": 5210}',
+               '{"图书馆": "翠鸟图书馆", "藏书": 52904, "会员": 6377}']  # fmt: skip
+    messages = _conversation(
+        "柳湖图书馆和翠鸟图书馆一共有多少名会员？",
+        records,
+        arguments=[{"name": "柳湖图书馆"}, {"name": "翠鸟图书馆"}],
+    )
+    lookups = looked_up(messages, tools)
+    assert [set(s) for s, _ in lookups.sources[-2:]] == [{5210.0}, {6377.0}]
+    assert read_combination("48213 + 52904", lookups) is None  # the books, not the members
+    seats = ["A: 412 seats in 3 screens", "B: 287 seats in 2 screens"]
+    unnamed = looked_up(_conversation("Seats in A and B?", seats), tools)
+    assert set(unnamed.sources[-1][0]) == {287.0, 2.0}  # one part: no label is named more
+
+
+def test_an_average_is_asked_in_either_language():
+    assert asks_average(AVERAGE)
+    assert asks_average([{"role": "user", "content": "三个仓库平均每个有多少箱？"}])
+    assert not asks_average(SEATS)

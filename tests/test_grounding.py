@@ -361,3 +361,27 @@ def test_a_tool_whose_numbers_are_optional_or_offered_is_not_ruled_out() -> None
     }
     for schema in (optional, offered, words, None):
         assert not needs_unstated_number(schema, [], text)
+
+
+def test_a_long_decimal_may_be_said_rounded() -> None:
+    from toolkit.local.decision.numbers import with_roundings
+
+    assert with_roundings(["13.333333333333334", "11", "2.5"]) == [
+        "13.333333333333334",
+        "13.33",
+        "13.3",
+        "11",
+        "2.5",
+    ]
+    assert with_roundings(["-2.456"]) == ["-2.456", "-2.46", "-2.5"]
+
+
+def test_a_refusal_returned_as_a_result_is_an_error() -> None:
+    from toolkit.local.decision.grounding import is_error
+
+    assert is_error("Error: tool 'get_weather' failed: Unknown city 'Paris'.")
+    assert is_error("not found: Ridgeway and Millbrook. Known warehouses: Ridgeway, Millbrook")
+    assert is_error("未找到: 走雾林步道。已知的徒步路线有：毛地黄步道、雾林步道")
+    assert is_error("Unknown city 'Paris'. Ask for one of: 北京, 西安")
+    assert not is_error("北京 (Beijing): 6 °C, sunny")
+    assert not is_error('{"warehouse": "Ridgeway", "crates": 3217}')

@@ -34,6 +34,7 @@ from toolkit.local.decision.numbers import (
     written_numbers,
 )
 from toolkit.local.decision.prompt import call_label
+from toolkit.local.decision.records import label_words, labelled_numbers
 from toolkit.local.decision.turn import is_error, last_question, turn_calls
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "Lookups",
     "agreed_combination",
     "arithmetic_calls",
+    "asks_average",
     "combining_text",
     "is_arithmetic",
     "looked_up",
@@ -73,8 +75,9 @@ class Lookups:
 
     The numbers come from sources, each used no more often than its budget: a number of the
     question as often as the question states it; one number of each result (its value asked
-    for, not the others it states beside it: "412 seats in 3 screens"); the count of the
-    results, once, when the question asks for an average.
+    for, not the others it states beside it: "412 seats in 3 screens"; the one under the
+    label the question names, when it names one); the count of the results, once, when the
+    question asks for an average.
 
     Attributes:
         question: The user's question.
@@ -172,8 +175,9 @@ def looked_up(messages: Sequence[Mapping[str, Any]], tools: Tools) -> Lookups | 
         spelled = {value, round(value / 100, 12)} if value in percents else {value}
         sources.append((frozenset(spelled), max(1, stated_times(value, question))))
     stating = 0
+    named = _asked_words(question, [arguments_of(call) for call, _ in lookups])
     for _, answer in lookups:
-        numbers = frozenset(float(n) for n in written_numbers(answer or ""))
+        numbers = _asked_numbers(answer or "", named)
         if numbers:
             stating += 1
             required.append(len(sources))
@@ -187,6 +191,39 @@ def looked_up(messages: Sequence[Mapping[str, Any]], tools: Tools) -> Lookups | 
         for call, answer in lookups
     )
     return Lookups(question, results, tuple(sources), tuple(required))
+
+
+def _asked_words(question: str, arguments: Sequence[Mapping[str, Any]]) -> set[str]:
+    """The words of the question that may name a result's label: its words of four letters or
+    more and its Chinese characters, less those of the values the lookups were asked about
+    ("柳湖图书馆" names no label)."""
+    given = label_words(" ".join(str(v) for a in arguments for v in a.values()))
+    return {w for w in label_words(question) if len(w) >= 4 or not w.isascii()} - given
+
+
+def _asked_numbers(result: str, named: set[str]) -> frozenset[float]:
+    """The numbers of a result the expression may take: those under the label the question
+    names most (``{"藏书": 48213, "会员": 5210}`` asked "一共有多少名会员" gives 5210), or every
+    number it states when no label is named more than the others."""
+    numbers = frozenset(float(n) for n in written_numbers(result))
+    scored = [(len(words & named), float(n)) for words, n in labelled_numbers(result)]
+    best = max((score for score, _ in scored), default=0)
+    chosen = {n for score, n in scored if score == best}
+    if best and len(chosen) == 1 and chosen <= numbers:
+        return frozenset(chosen)
+    return numbers
+
+
+def asks_average(messages: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the last question asks for an average (a sum of the values is not its answer).
+
+    Args:
+        messages: OpenAI messages.
+
+    Returns:
+        True for "average", "mean", "平均", "均值".
+    """
+    return _AVERAGE.search(last_question(messages)) is not None
 
 
 def combining_text(lookups: Lookups) -> str:

@@ -55,6 +55,7 @@ from toolkit.local.decision.numbers import (
     signs_restored,
     stated_numbers,
     ungrounded_numbers,
+    with_roundings,
 )
 from toolkit.local.decision.planning import PlanWriter
 from toolkit.local.decision.policy import ToolPolicy
@@ -178,8 +179,9 @@ def answer(
         ):
             if job.text_schema is not None:
                 yield from decoder.text(from_results=answered)  # the response format's JSON
-            elif answered:
-                yield from decoder.final_answer()
+            elif answered:  # a last step that combined the results has the answer's
+                known = decoder.last_result() if results_combined(job.messages) else None
+                yield from decoder.final_answer(stated=known)
             else:
                 yield from decoder.checked_text()
         else:
@@ -315,7 +317,7 @@ class _Decoder(CallWriter, PlanWriter):
         known = known_numbers(conversation_text(self.job.messages))
         return bool(ungrounded_numbers({"text": text.casefold()}, known))
 
-    def final_answer(self, result: str | None = None) -> Iterator[Event]:
+    def final_answer(self, result: str | None = None, stated: str | None = None) -> Iterator[Event]:
         """The answer once this turn's tools have answered (``tool_choice="auto"``).
 
         Written from the final-answer step's prompt (which names the ``result`` that answers
@@ -324,7 +326,14 @@ class _Decoder(CallWriter, PlanWriter):
         number the question and the results never stated (in any spelling of its value, with
         or without its sign: "84 years older" for a difference of -84.0 is no new number), the
         model did arithmetic a tool should do, so the answer is decoded as calls instead (and,
-        should no call do, written again stating only numbers that were stated).
+        should no call do, written again stating only numbers that were stated). An answer
+        that leaves out the ``result``, or the ``stated`` result (the answer's, though the
+        prompt does not name it: a last step that combined the results), is written again
+        stating it (:attr:`~ToolPolicy.state_result`).
+
+        Args:
+            result: The result that answers the question, named in the prompt.
+            stated: The result the answer must state, not named in the prompt.
         """
         self.result = result
         events = list(self.text(from_results=True, any_numbers=True))
@@ -338,14 +347,14 @@ class _Decoder(CallWriter, PlanWriter):
             ends = [asked[:_ECHO], asked.rstrip("?？!！。. ")[-_ECHO:], "?", "？"]
             events = list(self.text(from_results=True, any_numbers=True, avoid=ends))
             answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
-        spellings = result_spellings(result)
+        spellings = result_spellings(result if result is not None else stated)
         if spellings and self.policy.state_result and not _states(answer, spellings):
             # The result that answers the question is known and the answer left it out: it
             # is written again, stating the result before any other number.
             events = list(self.text(from_results=True, avoid=ends, required=spellings))
             answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
         texts = self._stated_texts() or []
-        stated = {magnitude(n) for text in texts for n in said_numbers(text)}
+        stated = {magnitude(n) for t in texts for n in with_roundings(said_numbers(t))}
         said = [magnitude(n) for n in said_numbers(answer)]
         if self.policy.grounded_numbers and any(n not in stated for n in said):
             self.measure_names()
@@ -366,6 +375,12 @@ class _Decoder(CallWriter, PlanWriter):
     def _stated_numbers(self) -> list[str] | None:
         texts = self._stated_texts()
         return None if texts is None else stated_numbers(texts)
+
+    def _answer_numbers(self) -> list[str] | None:
+        """The numbers a text answer from results may state: those stated, and the roundings
+        of a long decimal (:func:`~toolkit.local.decision.numbers.with_roundings`)."""
+        stated = self._stated_numbers()
+        return None if stated is None else with_roundings(stated)
 
     def _forbidden(self) -> list[str]:
         """What a text answer may not contain: call JSON, or a call written as ``name(``."""
@@ -408,7 +423,7 @@ class _Decoder(CallWriter, PlanWriter):
         # No JSON at all in a text answer to a tool prompt, nor what ``avoid`` names.
         forbidden = [*self._forbidden(), "{", *avoid]
         # An answer from results states only numbers the question or the results stated.
-        numbers = self._stated_numbers() if from_results and not any_numbers else None
+        numbers = self._answer_numbers() if from_results and not any_numbers else None
         generation = self.engine.generate(
             self._answer_from_results() if from_results else self.tokens,
             self._options(),
@@ -484,8 +499,7 @@ def result_spellings(result: str | None) -> list[str]:
     whole, _, decimals = text.lstrip("-").partition(".")
     if decimals and not decimals.strip("0"):
         return [whole, text.lstrip("-")]  # "42.0" is said "42"
-    rounded = [f"{float(text.lstrip('-')):.{n}f}" for n in (2, 1) if len(decimals) > n]
-    return list(dict.fromkeys([text.lstrip("-"), *rounded]))
+    return with_roundings([text.lstrip("-")])
 
 
 def _states(answer: str, spellings: Sequence[str]) -> bool:

@@ -376,8 +376,9 @@ def _signature(name: Any, arguments: Any) -> tuple[str, str]:
 
 
 def is_error(result: str) -> bool:
-    """Whether a tool result's text is an error (``Error: ...``, as the loop's executor,
-    LangGraph's tool node and the seed's defensive loop write them).
+    """Whether a tool result's text is an error: ``Error: ...``, as the loop's executor,
+    LangGraph's tool node and the seed's defensive loop write them, or a refusal a tool
+    returns as its result ("not found: X. Known warehouses: …", "未找到: X", "Unknown city").
 
     Args:
         result: The result's text.
@@ -385,7 +386,13 @@ def is_error(result: str) -> bool:
     Returns:
         True for an error.
     """
-    return result.lstrip().startswith("Error")
+    return _REFUSAL.match(result) is not None
+
+
+#: How an error or a tool's refusal begins.
+_REFUSAL = re.compile(
+    r"\s*(?:error|not found|no such|unknown|未找到|找不到|没有找到|查无|错误)", re.IGNORECASE
+)
 
 
 class CallHistory:

@@ -27,6 +27,7 @@ __all__ = [
     "stated_numbers",
     "stated_times",
     "ungrounded_numbers",
+    "with_roundings",
     "word_numbers",
     "written_numbers",
 ]
@@ -235,6 +236,25 @@ def stated_numbers(texts: Sequence[str]) -> list[str]:
     """
     found = [n for t in texts for n in written_numbers(t)]
     return list(dict.fromkeys(n for written in found for n in (written, written.lstrip("-"))))
+
+
+def with_roundings(spellings: Sequence[str]) -> list[str]:
+    """Numbers' spellings, each followed by its roundings to two and one decimals when it has
+    more ("13.333333333333334" may be said "13.33" or "13.3"; a tool's float is seldom read
+    out whole).
+
+    Args:
+        spellings: Numbers as written.
+
+    Returns:
+        The spellings and their roundings, each once.
+    """
+    out: list[str] = []
+    for written in spellings:
+        out.append(written)
+        decimals = written.partition(".")[2]
+        out += [f"{float(written):.{n}f}" for n in (2, 1) if len(decimals) > n]
+    return list(dict.fromkeys(out))
 
 
 #: How an answer may say a negative number besides its minus sign ("零下15度", "minus 15").

@@ -27,13 +27,14 @@ from toolkit.local.decision.combining import (
     COMBINING_PROMPTS,
     agreed_combination,
     arithmetic_calls,
+    asks_average,
     combining_text,
     is_arithmetic,
     looked_up,
     once_grammar,
 )
 from toolkit.local.decision.policy import ToolPolicy
-from toolkit.local.decision.turn import last_question, turn_calls
+from toolkit.local.decision.turn import last_question, results_combined, turn_calls
 from toolkit.local.format.events import Event, Finished
 from toolkit.local.format.job import ChatJob, SamplingOptions
 from toolkit.local.format.parser import ToolCallStream
@@ -93,7 +94,9 @@ class PlanWriter:
 
         The plan is read when the model has chosen to call an arithmetic tool next
         (``chosen``: the calls it wrote) and the turn made none yet, or when the turn's
-        arithmetic calls so far are the plan's first steps.
+        arithmetic calls so far are the plan's first steps — unless the last of them took
+        every value (:func:`~toolkit.local.decision.turn.results_combined`) and no average
+        is asked: then its result is the answer's.
 
         Args:
             chosen: The calls the model wrote for its next step, before any arithmetic call
@@ -112,6 +115,8 @@ class PlanWriter:
         made, results = arithmetic_calls(self.job.messages, tools)
         if not made and not (chosen and all(is_arithmetic(c, tools) for c in chosen)):
             return None
+        if made and results_combined(self.job.messages) and not asks_average(self.job.messages):
+            return None  # the last step combined every value: its result is the answer's
         lookups = looked_up(self.job.messages, tools)
         if lookups is None:
             return None
