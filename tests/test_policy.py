@@ -230,6 +230,9 @@ def test_a_loop_at_the_end_of_a_text_is_found_and_kept_once() -> None:
     padded = "Mount Fuji is approximately " + " " * 64  # ...but not without end
     assert padded[: repetition_start(padded)] == "Mount Fuji is approximately"
     assert repetition_start("x" + " " * 63) is None
+    assert repetition_start("The average is 83.0666666667") is None  # a float, not a loop
+    zeros = "It is 0." + "0" * 16
+    assert zeros[: repetition_start(zeros)] == "It is 0.0"  # a digit's loop, once it runs on
 
 
 def test_stated_numbers_keep_signs_and_drop_none() -> None:

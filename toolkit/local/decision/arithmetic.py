@@ -62,10 +62,14 @@ EXPRESSION_PROMPTS = (
 
 #: The words of a tool's name that say which operation it does.
 _OPERATIONS = {
-    "+": frozenset({"add", "plus", "sum", "addition"}),
-    "-": frozenset({"subtract", "minus", "difference", "subtraction", "sub"}),
-    "*": frozenset({"multiply", "times", "product", "multiplication", "mul"}),
-    "/": frozenset({"divide", "quotient", "division", "div"}),
+    "+": frozenset({"add", "added", "adding", "plus", "sum", "addition"}),
+    "-": frozenset(
+        {"subtract", "subtracted", "subtracting", "minus", "difference", "subtraction", "sub"}
+    ),
+    "*": frozenset(
+        {"multiply", "multiplied", "multiplying", "times", "product", "multiplication", "mul"}
+    ),
+    "/": frozenset({"divide", "divided", "dividing", "quotient", "division", "div"}),
 }
 #: The names of an expression tool's parameter.
 _EXPRESSION_NAMES = frozenset({"expression", "expr", "formula", "equation"})

@@ -35,7 +35,7 @@ from toolkit.local.decision.numbers import (
 )
 from toolkit.local.decision.prompt import call_label
 from toolkit.local.decision.records import label_words, labelled_numbers
-from toolkit.local.decision.turn import is_error, last_question, turn_calls
+from toolkit.local.decision.turn import is_error, last_question, turn_calls, turn_start
 
 __all__ = [
     "COMBINING_PROMPTS",
@@ -51,11 +51,12 @@ __all__ = [
 ]
 
 #: The instructions the expression is asked for with (the question and the results are the
-#: user's message, :func:`combining_text`).
+#: user's message, :func:`combining_text`). One reading: under :func:`once_grammar`, a second
+#: instruction ("Turn the question into one Python arithmetic expression using only the
+#: numbers in the question and in the results…") agreed with it on all the development
+#: conversations but one, where this one was right ("(284716 / 12)" against
+#: "12 * 284716"); one reading takes half the time.
 COMBINING_PROMPTS = (
-    "You are a careful calculator. Turn the question into one Python arithmetic expression "
-    "using only the numbers in the question and in the results, and + - * /. Reply with the "
-    "expression only.",
     "You are a careful calculator. The results below were looked up to answer the question. "
     "Write one Python arithmetic expression over their numbers and the question's, with "
     "+ - * / and parentheses, whose value answers the question. Reply with the expression "
@@ -138,6 +139,15 @@ def arithmetic_calls(
     return [calls[i] for i in kept], [results[i] for i in kept]
 
 
+def _answered_later(lookups: Sequence[tuple[Mapping[str, Any], str | None, int]], at: int) -> bool:
+    """Whether a call of the same tool as the lookup ``at``, in a later step, was answered."""
+    tool, step = lookups[at][0]["function"]["name"], lookups[at][2]
+    return any(
+        call["function"]["name"] == tool and later > step and not is_error(answer or "Error")
+        for call, answer, later in lookups[at + 1 :]
+    )
+
+
 def looked_up(messages: Sequence[Mapping[str, Any]], tools: Tools) -> Lookups | None:
     """This turn's lookups (its calls of tools that are not arithmetic) and the numbers an
     expression over them may use.
@@ -147,15 +157,25 @@ def looked_up(messages: Sequence[Mapping[str, Any]], tools: Tools) -> Lookups | 
         tools: The request's arithmetic tools.
 
     Returns:
-        The lookups; ``None`` when the turn made none, one has no result yet or an error, or
-        none states a number.
+        The lookups; ``None`` when the turn made none, one has no result yet or an error
+        (other than a refusal its tool answered when asked again), or none states a number.
     """
     question = last_question(messages)
     calls, answers = turn_calls(messages)
-    lookups = [
-        (call, answer)
-        for call, answer in zip(calls, answers, strict=True)
+    steps = [
+        step
+        for step, message in enumerate(messages[turn_start(messages) + 1 :])
+        for _ in message.get("tool_calls") or []
+    ]
+    stepped = [
+        (call, answer, step)
+        for call, answer, step in zip(calls, answers, steps, strict=True)
         if not is_arithmetic(call, tools)
+    ]
+    lookups = [  # a refusal the tool answered when asked again (a list one part at a time)
+        (call, answer)
+        for i, (call, answer, _) in enumerate(stepped)
+        if not (answer is not None and is_error(answer) and _answered_later(stepped, i))
     ]
     if not question or not lookups:
         return None

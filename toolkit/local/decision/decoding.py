@@ -485,7 +485,8 @@ _CALL_OPENING = re.compile(r"\{\s*[\"']")
 
 def result_spellings(result: str | None) -> list[str]:
     """The ways an answer may state a result that is one number: as written, and rounded to
-    one or two decimals when it has more ("13.333333333333334", "13.33", "13.3").
+    one or two decimals when it has more ("13.33", "13.3") — only rounded when it has more
+    than four (a tool's float, "13.333333333333334", is not read out whole).
 
     Args:
         result: A tool result's text.
@@ -499,7 +500,8 @@ def result_spellings(result: str | None) -> list[str]:
     whole, _, decimals = text.lstrip("-").partition(".")
     if decimals and not decimals.strip("0"):
         return [whole, text.lstrip("-")]  # "42.0" is said "42"
-    return with_roundings([text.lstrip("-")])
+    spellings = with_roundings([text.lstrip("-")])
+    return spellings[1:] if len(decimals) > 4 else spellings
 
 
 def _states(answer: str, spellings: Sequence[str]) -> bool:

@@ -293,9 +293,13 @@ class ToolPolicy:
             (``calculate("(6 + 12) * 22")`` for an average of 6, 12 and 22). The expression's
             grammar takes one number from each result (not the others it states beside the
             value), every number the question states that the lookups did not take, and the
-            count of the results only when the question asks for an average; two
-            instructions are asked and must agree
-            (:func:`~toolkit.local.decision.combining.agreed_combination`).
+            count of the results only when the question asks for an average, and the
+            expression must take each of them
+            (:func:`~toolkit.local.decision.combining.read_combination`). On 36 development
+            conversations (the dev set's, a studied held-out set's and nine more), 31 read
+            right (one over a wrong lookup), 4 wrong (a difference read as a sum, a record's
+            other value, a price paired with the other weight, a number used twice) and 1
+            made no plan.
         state_result: When the result that answers the question is known (a plan's last
             step) and the final answer does not state it, the answer is written again under
             a grammar that must state it before any other number (the small model, shown the

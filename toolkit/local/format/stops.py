@@ -60,17 +60,19 @@ def repetition_start(text: str, *, longest: int = 8, times: int = 8) -> int | No
         The index just after the piece's first occurrence (the text cut there keeps it once),
         or ``None`` when the text does not end in such a loop. Blanks repeat too (a model
         under a grammar that refuses what it wants to write may pad with spaces): a run of
-        at least ``longest * times`` whitespace characters is cut where it starts.
+        at least ``longest * times`` whitespace characters is cut where it starts. A digit
+        must come twice ``times`` in a row: a tool's float repeats one ("83.0666666667").
     """
     blank = len(text) - len(text.rstrip())
     if blank >= longest * times:
         return len(text) - blank
     for size in range(1, longest + 1):
-        span = size * times
-        if len(text) < span:
-            break
         unit = text[-size:]
-        if unit.strip() and text[-span:] == unit * times:
+        repeats = 2 * times if unit.isdigit() else times
+        span = size * repeats
+        if len(text) < span:
+            continue
+        if unit.strip() and text[-span:] == unit * repeats:
             start = len(text) - span
             while start >= size and text[start - size : start] == unit:
                 start -= size
