@@ -91,3 +91,26 @@ def embedded_chat(server: Any, timeout: float = 600) -> Any:
         timeout=timeout,
         max_retries=0,
     )
+
+
+def typed_tool(tool: str, **parameters: str) -> dict[str, Any]:
+    """An OpenAI tool of required parameters of the given JSON types.
+
+    Args:
+        tool: The tool's name.
+        **parameters: Parameter name -> JSON type ("number", "string", …).
+
+    Returns:
+        The tool, as a request's ``tools`` holds it.
+    """
+    return {
+        "type": "function",
+        "function": {
+            "name": tool,
+            "parameters": {
+                "type": "object",
+                "properties": {p: {"type": kind} for p, kind in parameters.items()},
+                "required": list(parameters),
+            },
+        },
+    }

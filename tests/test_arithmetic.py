@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from helpers import typed_tool
 
 from toolkit.local.decision.arithmetic import (
     agreed_plan,
@@ -49,18 +50,7 @@ DEVELOPMENT_QUESTIONS = [
 ]  # fmt: skip
 
 
-def _tool(name: str, **parameters: str) -> dict:
-    return {
-        "type": "function",
-        "function": {
-            "name": name,
-            "parameters": {
-                "type": "object",
-                "properties": {p: {"type": kind} for p, kind in parameters.items()},
-                "required": list(parameters),
-            },
-        },
-    }
+_tool = typed_tool
 
 
 FOUR = [

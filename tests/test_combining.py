@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from helpers import typed_tool
 from test_grammar import GrammarEngine, engine  # noqa: F401  (the grammar sampler fixture)
 
 from toolkit.local.decision.arithmetic import arithmetic_tools, steps_due
@@ -53,18 +54,7 @@ DEVELOPMENT_LOOKUPS = [
 ]  # fmt: skip
 
 
-def _tool(tool: str, **parameters: str) -> dict:
-    return {
-        "type": "function",
-        "function": {
-            "name": tool,
-            "parameters": {
-                "type": "object",
-                "properties": {p: {"type": kind} for p, kind in parameters.items()},
-                "required": list(parameters),
-            },
-        },
-    }
+_tool = typed_tool
 
 
 LOOKUP = _tool("lookup", name="string")

@@ -42,6 +42,7 @@ __all__ = [
     "Plan",
     "Tools",
     "agreed_plan",
+    "agreeing",
     "arithmetic_tools",
     "expression_grammar",
     "parsed_plan",
@@ -375,7 +376,18 @@ def agreed_plan(expressions: Sequence[str], question: str) -> Plan | None:
     Returns:
         The plan, or ``None``.
     """
-    readings = [p for p in (read_plan(e, question) for e in expressions) if p is not None]
+    return agreeing([p for p in (read_plan(e, question) for e in expressions) if p is not None])
+
+
+def agreeing(readings: Sequence[Plan]) -> Plan | None:
+    """The first of the plans, when every other comes to the same value.
+
+    Args:
+        readings: The plans the readings made.
+
+    Returns:
+        The plan, or ``None`` when there is none or two disagree.
+    """
     if not readings:
         return None
     first = readings[0].value

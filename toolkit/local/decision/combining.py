@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from toolkit.local.decision.arithmetic import Plan, Tools, parsed_plan
+from toolkit.local.decision.arithmetic import Plan, Tools, agreeing, parsed_plan
 from toolkit.local.decision.grounding import arguments_of
 from toolkit.local.decision.numbers import (
     is_number,
@@ -377,10 +377,4 @@ def agreed_combination(expressions: Sequence[str], lookups: Lookups) -> Plan | N
     Returns:
         The plan, or ``None``.
     """
-    readings = [p for p in (read_combination(e, lookups) for e in expressions) if p]
-    if not readings:
-        return None
-    first = readings[0].value
-    if any(abs(plan.value - first) > 1e-9 * max(1.0, abs(first)) for plan in readings):
-        return None
-    return readings[0]
+    return agreeing([p for p in (read_combination(e, lookups) for e in expressions) if p])
