@@ -56,3 +56,21 @@ def test_a_damaged_state_is_dropped_and_the_prompt_evaluated(model_path, tmp_pat
     assert int(np.argmax(again)) == int(np.argmax(expected))
     assert state.stat().st_size > 1000  # written anew
     fresh.close()
+
+
+def test_a_prompt_evaluated_aside_leaves_the_conversation_evaluated(model_path) -> None:
+    engine = Engine(model_path, n_threads=1, prefix_dir=None)
+    tokens = _tokens(engine, "计算一下北京和西安的气温的总和", SEED_TOOLS)
+    expected = engine.next_token_logprobs(tokens)
+    evaluated = engine.prompt_evaluated
+    with engine.aside():
+        other = _tokens(engine, "How much is coffee?", [get_price])
+        engine.next_token_logprobs(other)
+    aside = engine.prompt_evaluated
+    assert aside > evaluated + len(other) // 2  # the other prompt was evaluated
+    longer = [*tokens, *engine.tokenize("\n", bos=False)]
+    again = engine.next_token_logprobs(longer)  # the conversation goes on from its state
+    assert engine.prompt_evaluated == aside + 1
+    assert int(np.argmax(engine.next_token_logprobs(tokens))) == int(np.argmax(expected))
+    assert again.shape == expected.shape
+    engine.close()

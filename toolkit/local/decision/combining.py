@@ -148,6 +148,28 @@ def _answered_later(lookups: Sequence[tuple[Mapping[str, Any], str | None, int]]
     )
 
 
+def _question_sources(
+    question: str, passed: set[float]
+) -> tuple[list[tuple[frozenset[float], int]], list[int]]:
+    """The question's numbers as sources (each as often as it is stated; a percentage as
+    either spelling, "5%" as 5 or 0.05), and which of them the expression must use: those
+    written in digits that no lookup took ("4 supermarkets", not the year a lookup was
+    asked about)."""
+    sources: list[tuple[frozenset[float], int]] = []
+    required: list[int] = []
+    told = known_numbers(question.casefold())
+    plain = re.sub(r"(?<=\d),(?=\d{3}\b)", "", question)
+    digits = {abs(float(n)) for n in written_numbers(plain)}
+    percents = {v for v in digits if re.search(rf"(?<![\d.]){v:g}\s*%", plain)}
+    fractions = {round(v / 100, 12) for v in percents} - digits
+    for value in sorted(n for n in told if n >= 0 and n not in fractions):
+        if value in digits and value not in passed:
+            required.append(len(sources))
+        spelled = {value, round(value / 100, 12)} if value in percents else {value}
+        sources.append((frozenset(spelled), max(1, stated_times(value, question))))
+    return sources, required
+
+
 def looked_up(messages: Sequence[Mapping[str, Any]], tools: Tools) -> Lookups | None:
     """This turn's lookups (its calls of tools that are not arithmetic) and the numbers an
     expression over them may use.
@@ -181,19 +203,8 @@ def looked_up(messages: Sequence[Mapping[str, Any]], tools: Tools) -> Lookups | 
         return None
     if any(answer is None or is_error(answer) for _, answer in lookups):
         return None
-    sources: list[tuple[frozenset[float], int]] = []
-    required: list[int] = []
-    told = known_numbers(question.casefold())
     passed = {n for call, _ in lookups for n in numbers_of(arguments_of(call))}
-    plain = re.sub(r"(?<=\d),(?=\d{3}\b)", "", question)
-    digits = {abs(float(n)) for n in written_numbers(plain)}
-    percents = {v for v in digits if re.search(rf"(?<![\d.]){v:g}\s*%", plain)}
-    fractions = {round(v / 100, 12) for v in percents} - digits
-    for value in sorted(n for n in told if n >= 0 and n not in fractions):
-        if value in digits and value not in passed:
-            required.append(len(sources))  # a number the lookups did not take is for the sum
-        spelled = {value, round(value / 100, 12)} if value in percents else {value}
-        sources.append((frozenset(spelled), max(1, stated_times(value, question))))
+    sources, required = _question_sources(question, passed)
     stating = 0
     named = _asked_words(question, [arguments_of(call) for call, _ in lookups])
     for _, answer in lookups:

@@ -144,10 +144,11 @@ class PlanWriter:
                 {"role": "user", "content": question},
             ]
             prompt = self.engine.tokenize(render_prompt(messages, None, template=self.template))
-            generation = self.engine.generate(
-                prompt, SamplingOptions(max_tokens=64), grammar=grammar, cancel=self.cancel
-            )
-            text = "".join(generation)
+            with self.engine.aside():  # the conversation's evaluated prompt is kept
+                generation = self.engine.generate(
+                    prompt, SamplingOptions(max_tokens=64), grammar=grammar, cancel=self.cancel
+                )
+                text = "".join(generation)
             self.used += generation.completion_tokens
             if generation.finish_reason != "stop":
                 return ""  # cut short: no expression

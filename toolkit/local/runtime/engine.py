@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import ctypes
 import os
 import threading
 from collections.abc import Iterator, Sequence
@@ -206,6 +207,32 @@ class Engine(Vocabulary):
         logits = self._read_logits()
         self._prompt, self._prompt_logits = tuple(tokens), logits.copy()
         return logits
+
+    @contextlib.contextmanager
+    def aside(self) -> Iterator[None]:
+        """Evaluate other prompts inside, then have the context back as it was.
+
+        A decision that asks the model something in a prompt of its own (an arithmetic
+        expression) would otherwise leave the context holding that prompt, and the next
+        request of the conversation would evaluate its own again. The context's KV state is
+        copied out first (a few MB) and put back after; should that fail, the next
+        evaluation starts over, as it would have without it.
+        """
+        llm = self._llm
+        held = llm.n_tokens
+        ctx = llm._ctx.ctx
+        size = llama_lib.llama_state_seq_get_size(ctx, 0)
+        buffer = (ctypes.c_uint8 * size)()
+        written = llama_lib.llama_state_seq_get_data(ctx, buffer, size, 0) if held else 0
+        tokens = llm.input_ids[:held].copy()
+        kept = self._prompt, self._prompt_logits, self._logits
+        try:
+            yield
+        finally:
+            if written and llama_lib.llama_state_seq_set_data(ctx, buffer, written, 0):
+                llm.input_ids[:held] = tokens
+                llm.n_tokens = held
+                self._prompt, self._prompt_logits, self._logits = kept
 
     def _aligned(self, tokens: Sequence[int]) -> Sequence[int]:
         """The prompt with the evaluated tokens in place of a stretch that spells the same text
