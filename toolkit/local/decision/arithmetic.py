@@ -34,6 +34,7 @@ from toolkit.local.decision.numbers import (
     known_numbers,
     plain_number,
     stated_times,
+    ungrouped,
     written_numbers,
 )
 
@@ -259,7 +260,7 @@ def read_plan(expression: str, question: str) -> Plan | None:
         return None
     if not steps:
         return None
-    text = _ungrouped(question)
+    text = ungrouped(question)
     stated = {float(n) for n in written_numbers(text) if not n.startswith("-")}
     if any(n not in numbers and round(n / 100, 12) not in numbers for n in stated):
         return None  # "5%" may be used as 5 or as 0.05
@@ -394,11 +395,6 @@ def agreeing(readings: Sequence[Plan]) -> Plan | None:
     if any(abs(plan.value - first) > 1e-9 * max(1.0, abs(first)) for plan in readings):
         return None
     return readings[0]
-
-
-def _ungrouped(text: str) -> str:
-    """The text with thousands separators taken out of its numbers ("1,250" → "1250")."""
-    return re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
 
 
 def _result_number(text: str | None) -> float | None:

@@ -31,6 +31,7 @@ from toolkit.local.decision.numbers import (
     known_numbers,
     numbers_of,
     stated_times,
+    ungrouped,
     written_numbers,
 )
 from toolkit.local.decision.prompt import call_label
@@ -143,7 +144,10 @@ def _answered_later(lookups: Sequence[tuple[Mapping[str, Any], str | None, int]]
     """Whether a call of the same tool as the lookup ``at``, in a later step, was answered."""
     tool, step = lookups[at][0]["function"]["name"], lookups[at][2]
     return any(
-        call["function"]["name"] == tool and later > step and not is_error(answer or "Error")
+        call["function"]["name"] == tool
+        and later > step
+        and answer is not None
+        and not is_error(answer)
         for call, answer, later in lookups[at + 1 :]
     )
 
@@ -158,7 +162,7 @@ def _question_sources(
     sources: list[tuple[frozenset[float], int]] = []
     required: list[int] = []
     told = known_numbers(question.casefold())
-    plain = re.sub(r"(?<=\d),(?=\d{3}\b)", "", question)
+    plain = ungrouped(question)
     digits = {abs(float(n)) for n in written_numbers(plain)}
     percents = {v for v in digits if re.search(rf"(?<![\d.]){v:g}\s*%", plain)}
     fractions = {round(v / 100, 12) for v in percents} - digits
@@ -299,6 +303,7 @@ def once_grammar(lookups: Lookups) -> str | None:
         size *= budget + 1
     if size > _MOST_STATES:
         return None
+    values = lookups.values
     start = ((0,) * len(lookups.sources), 0, "term")
     moves: dict[tuple, list[tuple[str, tuple | None]]] = {}
     pending = [start]
@@ -308,7 +313,7 @@ def once_grammar(lookups: Lookups) -> str | None:
             continue
         used, depth, next_is = state
         found: list[tuple[str, tuple | None]] = []
-        usable = [v for v in lookups.values if lookups.charged(v, used) is not None]
+        usable = [v for v in values if lookups.charged(v, used) is not None]
         if next_is == "term":
             for value in usable:
                 at = lookups.charged(value, used)

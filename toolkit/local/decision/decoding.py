@@ -152,10 +152,15 @@ def answer(
             yield from decoder.written_calls(planned)
         else:  # the plan's last step has its result: the answer, which the result states
             yield from decoder.final_answer(result=decoder.last_result())
-    elif job.tool_choice == "auto" and answered and (combined := decoder.combined_steps()):
-        yield from decoder.written_calls(combined)  # the plan of looked-up values goes on
-    elif job.tool_choice == "auto" and answered and combined == []:
-        yield from decoder.final_answer(result=decoder.last_result())  # the plan's result
+    elif (
+        job.tool_choice == "auto"
+        and answered
+        and (combined := decoder.combined_steps()) is not None
+    ):
+        if combined:  # the plan of looked-up values goes on
+            yield from decoder.written_calls(combined)
+        else:  # its last step has its result: the answer's
+            yield from decoder.final_answer(result=decoder.last_result())
     elif job.tool_choice == "auto":
         decoder.p_text = text_probability(engine, tokens)
         if decoder.p_text < policy.text_threshold or not answered:
@@ -354,9 +359,9 @@ class _Decoder(CallWriter, PlanWriter):
             events = list(self.text(from_results=True, avoid=ends, required=spellings))
             answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
         texts = self._stated_texts() or []
-        stated = {magnitude(n) for t in texts for n in with_roundings(said_numbers(t))}
+        grounds = {magnitude(n) for t in texts for n in with_roundings(said_numbers(t))}
         said = [magnitude(n) for n in said_numbers(answer)]
-        if self.policy.grounded_numbers and any(n not in stated for n in said):
+        if self.policy.grounded_numbers and any(n not in grounds for n in said):
             self.measure_names()
             yield from self.calls(None)
             return

@@ -27,6 +27,7 @@ __all__ = [
     "stated_numbers",
     "stated_times",
     "ungrounded_numbers",
+    "ungrouped",
     "with_roundings",
     "word_numbers",
     "written_numbers",
@@ -236,6 +237,18 @@ def stated_numbers(texts: Sequence[str]) -> list[str]:
     """
     found = [n for t in texts for n in written_numbers(t)]
     return list(dict.fromkeys(n for written in found for n in (written, written.lstrip("-"))))
+
+
+def ungrouped(text: str) -> str:
+    """The text with thousands separators taken out of its numbers ("1,250" → "1250").
+
+    Args:
+        text: A question.
+
+    Returns:
+        The text, its grouped numbers written whole.
+    """
+    return re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)
 
 
 def with_roundings(spellings: Sequence[str]) -> list[str]:

@@ -322,7 +322,7 @@ def _text_rules(
         alts.append(f"[^{''.join(_class_char(c) for c in sorted(excluded))}] {names['']}")
         return " | ".join(alts)
 
-    if required and number is not None:
+    if required:
         ahead = _Avoiding(forbidden, "before")
 
         def before(state: str, banned: str = "") -> str:
@@ -346,7 +346,7 @@ def _text_rules(
         builder.rules["number-point"] = rule("", numbered=False)
     for state in automaton.states:
         builder.rules[names[state]] = rule(state)
-    if required and number is not None:
+    if required:
         return "before" if plain_start else ahead.names[""]
     if not plain_start:
         return names[""]

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import codecs
 import contextlib
-import ctypes
 import os
 import threading
 from collections.abc import Iterator, Sequence
@@ -49,7 +48,7 @@ from toolkit.local.runtime.cpu import build_has_amx, plain_cpu_buffers
 from toolkit.local.runtime.generation import Generation, pick_token, token_logprob
 from toolkit.local.runtime.grammar_sampler import TOKEN_DATA, CompiledGrammar
 from toolkit.local.runtime.lookup import LookupFeeder
-from toolkit.local.runtime.prefix_cache import PrefixCache
+from toolkit.local.runtime.prefix_cache import PrefixCache, put_state, state_of
 from toolkit.local.runtime.respell import same_text
 from toolkit.local.runtime.vocabulary import Vocabulary
 
@@ -219,19 +218,13 @@ class Engine(Vocabulary):
         evaluation starts over, as it would have without it.
         """
         llm = self._llm
-        held = llm.n_tokens
-        ctx = llm._ctx.ctx
-        size = llama_lib.llama_state_seq_get_size(ctx, 0)
-        buffer = (ctypes.c_uint8 * size)()
-        written = llama_lib.llama_state_seq_get_data(ctx, buffer, size, 0) if held else 0
-        tokens = llm.input_ids[:held].copy()
+        tokens = llm.input_ids[: llm.n_tokens].copy()
+        data = state_of(llm) if len(tokens) else None
         kept = self._prompt, self._prompt_logits, self._logits
         try:
             yield
         finally:
-            if written and llama_lib.llama_state_seq_set_data(ctx, buffer, written, 0):
-                llm.input_ids[:held] = tokens
-                llm.n_tokens = held
+            if data is not None and put_state(llm, data, tokens):
                 self._prompt, self._prompt_logits, self._logits = kept
 
     def _aligned(self, tokens: Sequence[int]) -> Sequence[int]:

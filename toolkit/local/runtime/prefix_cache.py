@@ -30,7 +30,7 @@ import llama_cpp
 import llama_cpp.llama_cpp as llama_lib
 import numpy as np
 
-__all__ = ["MAX_DISK_STATES", "MAX_MEMORY_STATES", "PrefixCache"]
+__all__ = ["MAX_DISK_STATES", "MAX_MEMORY_STATES", "PrefixCache", "put_state", "state_of"]
 
 #: States kept in memory.
 MAX_MEMORY_STATES = 8
@@ -91,7 +91,7 @@ class PrefixCache:
             data = self._read(key)
         if data is None:
             return False
-        if not self._set(data, tokens):
+        if not put_state(self._llm, data, tokens):
             self._memory.pop(key, None)
             path = self._path(key)
             if path is not None:
@@ -107,30 +107,15 @@ class PrefixCache:
             tokens: The prefix's tokens (the context's whole content).
         """
         key = self.key(tokens)
-        ctx = self._llm._ctx.ctx
-        size = llama_lib.llama_state_seq_get_size(ctx, _SEQUENCE)
-        buffer = (ctypes.c_uint8 * size)()
-        written = llama_lib.llama_state_seq_get_data(ctx, buffer, size, _SEQUENCE)
-        if not written:
+        data = state_of(self._llm)
+        if data is None:
             return
-        data = bytes(buffer[:written])
         self._memory[key] = data
         self._memory.move_to_end(key)
         while len(self._memory) > MAX_MEMORY_STATES:
             self._memory.popitem(last=False)
         self._write(key, data)
         self.stores += 1
-
-    def _set(self, data: bytes, tokens: Sequence[int]) -> bool:
-        llm = self._llm
-        buffer = (ctypes.c_uint8 * len(data)).from_buffer_copy(data)
-        if llama_lib.llama_state_seq_set_data(llm._ctx.ctx, buffer, len(data), _SEQUENCE) == 0:
-            llm._ctx.kv_cache_seq_rm(-1, 0, -1)
-            llm.n_tokens = 0
-            return False
-        llm.input_ids[: len(tokens)] = tokens
-        llm.n_tokens = len(tokens)
-        return True
 
     def _read(self, key: str) -> bytes | None:
         path = self._path(key)
@@ -164,3 +149,41 @@ class PrefixCache:
         states = sorted(directory.glob("*.kv"), key=lambda p: p.stat().st_mtime, reverse=True)
         for stale in states[MAX_DISK_STATES:]:
             stale.unlink(missing_ok=True)
+
+
+def state_of(llm: llama_cpp.Llama) -> bytes | None:
+    """The KV state of the context, copied out.
+
+    Args:
+        llm: The loaded model.
+
+    Returns:
+        The state's bytes; ``None`` when llama.cpp wrote none.
+    """
+    ctx = llm._ctx.ctx
+    size = llama_lib.llama_state_seq_get_size(ctx, _SEQUENCE)
+    buffer = (ctypes.c_uint8 * size)()
+    written = llama_lib.llama_state_seq_get_data(ctx, buffer, size, _SEQUENCE)
+    return ctypes.string_at(buffer, written) if written else None
+
+
+def put_state(llm: llama_cpp.Llama, data: bytes, tokens: Sequence[int]) -> bool:
+    """Make the context hold a state :func:`state_of` copied out, of ``tokens``.
+
+    Args:
+        llm: The loaded model.
+        data: The state.
+        tokens: The tokens it holds.
+
+    Returns:
+        True when it was put back; False when llama.cpp refused it (the context is then
+        emptied, so the next evaluation starts over).
+    """
+    buffer = (ctypes.c_uint8 * len(data)).from_buffer_copy(data)
+    if llama_lib.llama_state_seq_set_data(llm._ctx.ctx, buffer, len(data), _SEQUENCE) == 0:
+        llm._ctx.kv_cache_seq_rm(-1, 0, -1)
+        llm.n_tokens = 0
+        return False
+    llm.input_ids[: len(tokens)] = tokens
+    llm.n_tokens = len(tokens)
+    return True
