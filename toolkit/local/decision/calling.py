@@ -92,6 +92,8 @@ class CallWriter:
     names: dict[str, float] | None
     repeated: int
     used: int
+    #: Whether a sound call was looked for in place of a text answer (``sound_only``).
+    sound_tried: bool = False
     #: Whether the failed call :meth:`failure_retried` wrote again held a list as one value.
     retried_list: bool = False
 
@@ -209,6 +211,7 @@ class CallWriter:
         call tried again: :meth:`failure_retried`) opens the answer instead.
         """
         job = self.job
+        self.sound_tried = self.sound_tried or sound_only
         turn = CallJudge(job, self.policy, auto=name is None and job.tool_choice == "auto")
         grammar = calls_grammar(job.tools, names=[name] if name else None, max_calls=1)
         # A value that listed items, tried again as one of them: the others may follow.

@@ -48,6 +48,7 @@ import numpy as np
 from toolkit.errors import PromptError
 from toolkit.local.decision.calling import CallWriter
 from toolkit.local.decision.grounding import conversation_text
+from toolkit.local.decision.mentions import named_tools
 from toolkit.local.decision.numbers import (
     known_numbers,
     magnitude,
@@ -178,6 +179,12 @@ def answer(
         elif not answered and decoder.p_text >= policy.text_threshold and decoder.sure():
             yield from decoder.calls(None, sound_only=True)  # a fitting tool over recall
         elif (
+            not answered
+            and decoder.p_text < policy.call_intent_threshold
+            and policy.call_intent_name_floor <= p_name < policy.name_threshold
+        ):
+            yield from decoder.calls(None, sound_only=True)  # a call meant, its name unsure
+        elif (
             decoder.p_text >= policy.text_threshold
             or p_name < policy.name_threshold
             or (answered and decoder.answer_due())
@@ -222,6 +229,7 @@ class _Decoder(CallWriter, PlanWriter):
         self.names: dict[str, float] | None = None
         self.repeated = 0  # calls dropped because the conversation already made them
         self.result: str | None = None  # the result that answers the question, when known
+        self.kept_text: tuple[str, str] | None = None  # a text answer a call may replace
 
     def _options(self) -> SamplingOptions:
         left = max(1, self.job.options.max_tokens - self.used)
@@ -277,6 +285,12 @@ class _Decoder(CallWriter, PlanWriter):
         (``foreign_call_threshold``) is of a function these tools do not have: the answer is
         the text before it, when there is any.
         """
+        if self.kept_text is not None:  # written before a sound call was looked for
+            text, reason = self.kept_text
+            if text:
+                yield ContentDelta(text)
+            yield self._finished(reason, "text")
+            return
         generation = self.engine.generate(
             self.tokens,
             self._options(),
@@ -311,9 +325,23 @@ class _Decoder(CallWriter, PlanWriter):
                 return
             if foreign:
                 text = before
+        reason = reason or generation.finish_reason or "stop"
+        if self._describes_call(text):
+            self.kept_text = (text, reason)  # the answer, should no sound call be found
+            yield from self.calls(None, sound_only=True)
+            return
         if text:
             yield ContentDelta(text)
-        yield self._finished(reason or generation.finish_reason or "stop", "text")
+        yield self._finished(reason, "text")
+
+    def _describes_call(self, text: str) -> bool:
+        """Before any result, and once per request: whether a text answer names an offered
+        tool (:attr:`~ToolPolicy.named_tool_calls`), the call it describes not yet tried."""
+        if not self.policy.named_tool_calls or self.sound_tried:
+            return False
+        if has_results(self.job.messages):
+            return False
+        return bool(named_tools(text, self.job.tool_names))
 
     def _invents_numbers(self, text: str) -> bool:
         """Before any tool result: whether the text states a number nobody gave."""

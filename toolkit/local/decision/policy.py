@@ -99,6 +99,10 @@ probabilities at a few points, and on what the conversation already says:
    an arithmetic tool, it writes the question as one expression over the numbers of the
    question and of the results, each result's value used once; its operations are the
    calls (:attr:`ToolPolicy.combine_results`, :mod:`toolkit.local.decision.combining`).
+14. **A call described?** Before any result, a text answer that names an offered tool ("you
+   can call the `ChaFod` function with …") is the call the model would make: it is tried, and
+   made when it is sound (:attr:`ToolPolicy.named_tool_calls`,
+   :mod:`toolkit.local.decision.mentions`).
 
 :mod:`toolkit.local.decision.decoding` turns these into decoding.
 """
@@ -126,6 +130,8 @@ _PROBABILITIES = (
     "waiting_alternative_threshold",
     "foreign_call_threshold",
     "sure_call_threshold",
+    "call_intent_threshold",
+    "call_intent_name_floor",
     "first_clause_threshold",
     "slip_ratio",
 )
@@ -166,6 +172,20 @@ class ToolPolicy:
             named with 0.61–0.99 (seven of them), its chit-chat with at most 0.03, and BFCL's
             irrelevance dev split's near misses with 0.56–0.99 (ten of 23 text-preferring cases
             over 0.5, three with a sound call, one of them over 0.9).
+        call_intent_threshold: Before any tool result, when the model's text probability is
+            under this — it all but means to call — while it names no offered tool with
+            :attr:`name_threshold` but with at least :attr:`call_intent_name_floor` (the name
+            it would write is a paraphrase of an offered one: ``obtener_pago_mensual_credito_
+            auto`` for ``obtener_cotizacion_de_creditos``), a call of the offered tools is
+            written and made only if it is sound; otherwise the answer is text. Without it
+            the small model, kept from its call, writes "Mark task as completed". Chosen on
+            the BFCL dev splits (cases 0–49 and 50–89): eight text answers that became
+            right calls this way had text probability 0.016–0.045; below 0.05 one
+            irrelevance dev case became a sound call of a tool that does not fit (naming it
+            with 0.004), as the agent dev set's "Translate "good morning"" did (0.01).
+        call_intent_name_floor: See :attr:`call_intent_threshold`: seven of those eight
+            named an offered tool with 0.125–0.47, one with 0.002; the two wrong calls
+            0.004 and 0.01.
         first_clause_threshold: When the question goes on after the clause that states
             its first number no step used yet (before any result, its first number: a chain,
             "128 加 76，然后把结果除以 4"), the model is asked which tool it would name for the
@@ -305,6 +325,11 @@ class ToolPolicy:
             a grammar that must state it before any other number (the small model, shown the
             chain's results and told which is the answer, still copied the question out
             with one word added).
+        named_tool_calls: Before any tool result, a text answer that names an offered tool
+            (:func:`~toolkit.local.decision.mentions.named_tools`) gives way to a call of the
+            tools, made only when it is sound — no repeat, every value one the conversation
+            gave — and otherwise the text stands: the small model describes the call it
+            should make ("Mark the function as "ThinQ_Connect" and call it …").
         label_results: Show each tool result to the model prefixed by the call it answers
             (``add(x=6, y=5) = 11``), a departure from the stock template that keeps a small
             model from answering with the wrong result.
@@ -317,6 +342,8 @@ class ToolPolicy:
     waiting_alternative_threshold: float = 0.0
     foreign_call_threshold: float = 0.1
     sure_call_threshold: float = 0.9
+    call_intent_threshold: float = 0.05
+    call_intent_name_floor: float = 0.1
     first_clause_threshold: float = 0.9
     slip_ratio: float = 0.85
     word_share: float = 0.5
@@ -335,6 +362,7 @@ class ToolPolicy:
     plan_arithmetic: bool = True
     combine_results: bool = True
     state_result: bool = True
+    named_tool_calls: bool = True
     own_words: bool = True
     leave_out_guesses: bool = True
     user_words: bool = True

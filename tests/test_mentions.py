@@ -1,0 +1,40 @@
+"""The offered tools a text answer names (toolkit.local.decision.mentions)."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolkit.local.decision.mentions import named_tools
+
+
+@pytest.mark.parametrize(
+    ("text", "tools", "named"),
+    [
+        ("you can call the `ChaFod` function with the argument", ["ChaFod", "other"], ["ChaFod"]),
+        ('Mark the function as "ThinQ_Connect" and call it', ["ThinQ_Connect"], ["ThinQ_Connect"]),
+        # dots and underscores written either way
+        ("call `employee.fetch_data` twice", ["employee_fetch_data"], ["employee_fetch_data"]),
+        ("the uber_ride tool.", ["uber.ride"], ["uber.ride"]),
+        # a dotted name's last part, when it is no plain word
+        ("use fetch_data for each", ["employee.fetch_data"], ["employee.fetch_data"]),
+        ("use listExports", ["aws.lexv2.listExports"], ["aws.lexv2.listExports"]),
+    ],
+)
+def test_a_named_tool_is_found(text: str, tools: list[str], named: list[str]) -> None:
+    assert named_tools(text, tools) == named
+
+
+@pytest.mark.parametrize(
+    ("text", "tools"),
+    [
+        # a plain word is the language, not a tool
+        ("Search the web for it, or search a map.", ["search"]),
+        ("the last part alone is a plain word: get it", ["weather.get"]),
+        # a name inside a longer word or a longer dotted name
+        ("call get_weather_data", ["get_weather"]),
+        ("use math.sin.cos", ["math.sin"]),
+        ("you can use the `math.sin` function", ["calculate_sine"]),
+    ],
+)
+def test_no_tool_is_named(text: str, tools: list[str]) -> None:
+    assert named_tools(text, tools) == []

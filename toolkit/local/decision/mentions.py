@@ -1,0 +1,63 @@
+"""The offered tools a text answer names. Pure.
+
+Asked "I would like to switch my order from pizza to a BURGER." with ``ChaFod`` offered, the
+small model, preferring text, writes "To switch your order …, you can call the `ChaFod`
+function with the argument "BURGER"." — the call, described instead of made. A text answer
+that names an offered tool is the model's own word that the tool fits the question; the
+decoder then tries that call, and keeps it only when it is sound (every value one the
+conversation gave: :meth:`~toolkit.local.decision.calling.CallWriter.calls` with
+``sound_only``), so a tool named beside an answer from recall ("you can use the
+`calculate_population_growth` function" to grow a herd of deer) still leaves the text.
+
+A tool is named by its name as the tools give it ("uber.ride"), with dots for underscores or
+underscores for dots, or by its name's last dotted part when that part is no plain word
+("fetch_data" of "employee.fetch_data", "listExports"): "get" or "search" alone is the
+language, not a tool.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+__all__ = ["named_tools"]
+
+
+def _spellings(name: str) -> list[str]:
+    """Patterns of the ways a text may write a tool's name: its dots and underscores
+    written either way, and its last dotted part when that is no plain word."""
+    parts = [name]
+    last = name.rsplit(".", 1)[-1]
+    if last != name and (("_" in last) or re.search(r"[a-z][A-Z]", last)):
+        parts.append(last)
+    return [
+        "[._]".join(re.escape(piece) for piece in re.split(r"[._]", part))
+        for part in parts
+        if len(part) > 2
+    ]
+
+
+def _plain_word(name: str) -> bool:
+    """Whether a name is a word of the language (lower case letters only: "search")."""
+    return bool(re.fullmatch(r"[a-z]+", name))
+
+
+def named_tools(text: str, tool_names: Iterable[str]) -> list[str]:
+    """The offered tools the text names.
+
+    Args:
+        text: A text answer.
+        tool_names: The offered tools' names.
+
+    Returns:
+        The names of the tools named, in the order given.
+    """
+    found = []
+    for name in tool_names:
+        if _plain_word(name):
+            continue
+        for spelling in _spellings(name):
+            if re.search(r"(?<![\w.])" + spelling + r"(?![\w]|\.\w)", text):
+                found.append(name)
+                break
+    return found
