@@ -45,7 +45,10 @@ toolkit's loop:
     for the average of 6, 12 and 22);
 26. once a plan's last step has its result, the answer copies the question out instead of
     stating it;
-27. one tool called for several values is answered with one of its results.
+27. one tool called for several values is answered with one of its results;
+28. a request the model means to call for, while it would write a name of its own rather
+    than the offered tool's, is answered in text ("Mark task as completed"); and a request
+    no tool fits, whose words could fill one, is made a call of that tool.
 """
 
 from __future__ import annotations
@@ -1089,3 +1092,34 @@ def test_one_tool_called_for_two_values_is_answered_with_both(local_server) -> N
     lines = [get_weather.invoke(args) for _, args in calls]  # "广州 (Guangzhou): 22 °C, ..."
     degrees = [re.search(r"(-?\d+) °C", line).group(1) for line in lines]
     assert all(d in result.answer for d in degrees), (result.answer, degrees)
+
+
+_SWAP_DISH = _function(
+    "SwDish",
+    "Swap the dish of the order.",
+    {"NewDsh": {"type": "string", "description": "The new dish, upper case."}},
+    ["NewDsh"],
+)
+
+
+def test_a_call_meant_under_an_unsure_name_is_made(local_server) -> None:
+    # The model all but means to call (text probability about 0.01) but would name the
+    # offered tool with about 0.4 only: the call is written under the tools' grammar and
+    # made because each value is the user's.
+    calls = _sdk_calls(local_server, "swap my noodles for a SALAD please", _SWAP_DISH)
+    assert calls and calls[0] == {"NewDsh": "SALAD"}, calls
+
+
+def test_a_request_no_tool_fits_stays_text_though_its_words_could_fill_a_call(
+    local_server,
+) -> None:
+    # Text probability 0.05 and the offered tools named with 0.01: a call meant, but of no
+    # offered tool. Made anyway it was get_weather(city="good morning").
+    reply = _sdk(local_server).chat.completions.create(
+        model="local",
+        messages=[{"role": "user", "content": 'Translate "good morning" into Chinese.'}],
+        tools=[tool_schema(get_weather), tool_schema(get_price)],
+    )
+    message = reply.choices[0].message
+    assert not message.tool_calls, message.tool_calls
+    assert re.search("早上好|早安", message.content or ""), message.content
