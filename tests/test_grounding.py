@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from toolkit.local.decision.grounding import (
     adds_new_grounded_values,
     conversation_text,
     defaults_of,
     needs_unstated_number,
+    qualifies_earlier,
     rules_out_extra_call,
     unfounded_options,
     ungrounded_values,
@@ -17,6 +20,7 @@ from toolkit.local.decision.grounding import (
 from toolkit.local.decision.numbers import (
     known_numbers,
     number_spellings,
+    numbers_for_calls,
     run_together,
     ungrounded_numbers,
 )
@@ -385,3 +389,60 @@ def test_a_refusal_returned_as_a_result_is_an_error() -> None:
     assert is_error("Unknown city 'Paris'. Ask for one of: 北京, 西安")
     assert not is_error("北京 (Beijing): 6 °C, sunny")
     assert not is_error('{"warehouse": "Ridgeway", "crates": 3217}')
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("i need three hours and five burgers", {3, 5}),
+        ("revenues of $1m in 2019 and $1.2m in 2020", {1_000_000, 1_200_000, 2019, 2020}),
+        ("charges of 1e-9 and 2e-9 at 0.05", {1e-9, 2e-9, 0.05}),
+        ("house prices for the next month", {1}),
+        ("the air quality for the next week", {7}),
+        ("it started from rest and accelerated at 9.8 m/s^2", {0, 9.8}),
+        ("un crédito a veinticuatro meses", {24}),
+        ("a budget of €5k", {5000}),
+    ],
+)
+def test_numbers_a_call_may_take_are_read_in_words_scales_and_units_of_time(
+    text: str, numbers: set[float]
+) -> None:
+    assert numbers <= numbers_for_calls(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("a 5 m rope", 5_000_000),  # metres, not millions
+        ("the first and the second equation", 1),  # ordinals are no values
+        ("the two cities", 2),  # nor "one" and "two" alone
+        ("the rest of the day", 0),
+    ],
+)
+def test_words_that_state_no_value_give_none(text: str, number: float) -> None:
+    assert number not in numbers_for_calls(text)
+
+
+def test_numbers_for_calls_leave_arithmetic_operands_alone() -> None:
+    # "three" grounds a call's value, but is no operand of a plan (known_numbers).
+    assert 3 in numbers_for_calls("three hours") and 3 not in known_numbers("three hours")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "earlier", "qualifies"),
+    [
+        ({"item": "3 kg of apples"}, [{"item": "apples"}], True),
+        (
+            {"museum": "Louvre Museum", "day": "Monday"},
+            [{"museum": "Louvre", "day": "Monday"}],
+            True,
+        ),
+        ({"item": "bananas"}, [{"item": "apples"}], False),
+        ({"city": "York"}, [{"city": "New York"}], False),  # less, not more
+        ({"city": "Paris", "days": 2}, [{"city": "Paris", "days": 1}], False),
+    ],
+)
+def test_an_extra_call_that_only_qualifies_an_earlier_value_is_found(
+    arguments: dict, earlier: list[dict], qualifies: bool
+) -> None:
+    assert qualifies_earlier(arguments, earlier) is qualifies

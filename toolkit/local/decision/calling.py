@@ -33,11 +33,19 @@ from toolkit.local.decision.grounding import (
     arguments_of,
     conversation_text,
     needs_unstated_number,
+    qualifies_earlier,
     repeats,
     rules_out_extra_call,
     uses_given_values,
 )
-from toolkit.local.decision.numbers import known_numbers, leaves, number_spellings, numbers_of
+from toolkit.local.decision.numbers import (
+    known_numbers,
+    leaves,
+    number_spellings,
+    numbers_for_calls,
+    numbers_of,
+    ungrounded_numbers,
+)
 from toolkit.local.decision.phrases import conversation_phrases, slip_of
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import build_prompt
@@ -313,7 +321,8 @@ class CallWriter:
                 if turn.only_foreign_words(found[0]):
                     worded.append((p, tool))
                 given = uses_given_values(arguments_of(found[0]), turn.grounding, self.policy)
-                if given or turn.asks_for(tool, []):
+                fits = given or turn.asks_for(tool, [])
+                if fits and not self._holds_unstated_number(turn, found[0]):
                     fallbacks.append((given, p, -len(fallbacks), (pieces, generation, found)))
             others = sorted(
                 (p, n) for n, p in (self.names or {}).items() if n not in tried and p >= floor
@@ -342,6 +351,15 @@ class CallWriter:
             )
             tried |= {turn.doomed_name} - {None}
         return pieces, generation, found
+
+    def _holds_unstated_number(self, turn: CallJudge, call: dict[str, Any]) -> bool:
+        """Whether a call holds, once its optional guesses are left out, a number nobody
+        stated in digits or words (:attr:`~ToolPolicy.stated_numbers_fallback`): it is no
+        fallback then."""
+        if not self.policy.stated_numbers_fallback:
+            return False
+        arguments = arguments_of(turn.without_guesses(call))
+        return bool(ungrounded_numbers(arguments, numbers_for_calls(turn.grounding)))
 
     def _named_by_question(
         self, turn: CallJudge, tried: set[str]
@@ -650,6 +668,9 @@ class CallWriter:
                 continue  # a repeat, or a later step that needs a result not there yet
             if turn.other_field(call, made):
                 continue  # the records' other quantity, beside the one the answer combined
+            same_tool = [a for n, a in made if n == call["function"]["name"]]
+            if qualifies_earlier(arguments_of(call), same_tool):
+                continue  # "3 kg of apples" after "apples": the same item, qualified
             arguments, tool = arguments_of(call), call["function"]["name"]
             exempt = turn.defaults.get(tool, frozenset())
             if adds_new_grounded_values(

@@ -23,7 +23,12 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from toolkit.local.decision.dates import says_dates
-from toolkit.local.decision.numbers import is_number, known_numbers, leaves, ungrounded_numbers
+from toolkit.local.decision.numbers import (
+    is_number,
+    leaves,
+    numbers_for_calls,
+    ungrounded_numbers,
+)
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.wire import content_text
 
@@ -37,6 +42,7 @@ __all__ = [
     "is_error",
     "needs_unstated_number",
     "occurs",
+    "qualifies_earlier",
     "repeats",
     "rules_out_extra_call",
     "unfounded_options",
@@ -128,7 +134,7 @@ def _mentioned(value: str, text: str, share: float) -> bool:
 def _given(value: Any, text: str, share: float) -> bool:
     """Whether the text gives a value: a number as a number ("$10,000" gives 10000), other
     values as :func:`_mentioned`."""
-    if is_number(value) and round(float(value), 12) in known_numbers(text):
+    if is_number(value) and round(float(value), 12) in numbers_for_calls(text):
         return True
     return _mentioned(_spelled(value), text, share)
 
@@ -246,7 +252,7 @@ def needs_unstated_number(
     """Whether every call of a tool would hold a number nobody gave, before one is written.
 
     A tool that requires a number (no ``enum``, ``const`` or default to take instead), asked
-    of a conversation without a digit (``add`` after "the temperatures of Beijing and Xi'an?",
+    of a conversation that states no number (``add`` after "the temperatures of Beijing and Xi'an?",
     before any result) when no call of the answer holds one either and no default of the tool
     is one: whatever the call, :func:`rules_out_extra_call` dooms it at that number, so it
     need not be written.
@@ -270,7 +276,9 @@ def needs_unstated_number(
     )
     if not wants_number:
         return False
-    digits = [text, *defaults_of(parameters), *(_spelled(v) for c in previous for v in leaves(c))]
+    if numbers_for_calls(text):
+        return False
+    digits = [*defaults_of(parameters), *(_spelled(v) for c in previous for v in leaves(c))]
     return not any(re.search(r"\d", d) for d in digits)
 
 
@@ -314,6 +322,33 @@ def rules_out_extra_call(
     used = {word for earlier in before for word in _words(earlier)}
     share = policy.word_share
     return not (_given(value, text, share) and _news_given(value, used, text, share))
+
+
+def qualifies_earlier(arguments: Mapping[str, Any], earlier: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether a call of a tool only says again, with more words, what an earlier call of it
+    asked: each value that differs is text holding the earlier call's value of the same
+    parameter as whole words ("3 kg of apples" after "apples", "Louvre Museum" after
+    "Louvre"). The small model, made to write one more call, qualifies the item it asked
+    for instead of naming another.
+
+    Args:
+        arguments: The candidate call's arguments.
+        earlier: The arguments of the earlier calls of the same tool.
+
+    Returns:
+        True for such a call.
+    """
+    for before in earlier:
+        changed = [k for k in arguments if arguments[k] != before.get(k)]
+        if changed and all(
+            isinstance(arguments[k], str)
+            and isinstance(before.get(k), str)
+            and before[k].strip()
+            and occurs(_spelled(before[k]), _spelled(arguments[k]))
+            for k in changed
+        ):
+            return True
+    return False
 
 
 def repeats(
@@ -473,8 +508,9 @@ def ungrounded_values(
 ) -> list[Any]:
     """The argument values of a call that the conversation never gave.
 
-    Numbers anywhere in the arguments must have been stated (:func:`ungrounded_numbers`; the
-    numbers of a date the conversation states, in whatever spelling, were); a text argument
+    Numbers anywhere in the arguments must have been stated, in digits or in words
+    (:func:`~toolkit.local.decision.numbers.numbers_for_calls`; the numbers of a date the
+    conversation states, in whatever spelling, were); a text argument
     must be mentioned, unless the tool's schema offers it (an ``enum`` or ``const`` value, or
     the default). A call made of such values is the model's guess, not the user's request:
     ``get_population("Tokyo")`` asked about the capital of France.
@@ -490,7 +526,7 @@ def ungrounded_values(
     """
     properties = (parameters or {}).get("properties") or {}
     undated = {k: _without_stated_dates(v, text) for k, v in arguments.items()}
-    found: list[Any] = list(ungrounded_numbers(undated, known_numbers(text)))
+    found: list[Any] = list(ungrounded_numbers(undated, numbers_for_calls(text)))
     for key, value in arguments.items():
         if not isinstance(value, str) or not value.strip():
             continue

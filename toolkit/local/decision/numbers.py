@@ -14,12 +14,15 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from text_to_num import alpha2digit
+
 __all__ = [
     "is_number",
     "known_numbers",
     "leaves",
     "magnitude",
     "number_spellings",
+    "numbers_for_calls",
     "numbers_of",
     "run_together",
     "said_numbers",
@@ -128,6 +131,78 @@ def known_numbers(text: str, *, words: bool = True) -> frozenset[float]:
     found.update(float(match.group().replace(",", "")) for match in _GROUPED.finditer(text))
     if words:
         found.update(value for _, value in word_numbers(text))
+    return frozenset(found)
+
+
+#: A number with a scale word after it ("$1.2 million", "3 thousand"), or an amount of money
+#: with a scale letter ("$1M", "€5k", "$2bn"; texts are compared case aside, and "5 m" is
+#: five metres).
+_SCALED_NUMBER = re.compile(
+    r"(?<![\d.])(\d+(?:\.\d+)?)\s*(thousand|million|billion|trillion)\b"
+    r"|(?<=[$€£¥])\s?(\d+(?:\.\d+)?)\s*(k|m|bn|b)\b",
+    re.IGNORECASE,
+)
+_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9}
+_SCALES |= {"b": 1e9, "trillion": 1e12}
+#: A number in scientific notation ("1e-9", "6.02E23").
+_EXPONENT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[eE][-+]?\d+(?![\w.])")
+#: One of a unit of time ("next week", "a month", "per hour"), and what it makes in the
+#: smaller units a parameter may count in ("a week" is 7 days, 168 hours).
+_ONE_OF = r"\b(?:a|an|one|next|this|last|per|each|every|the coming|the past)\s+"
+_TIME_UNITS: tuple[tuple[str, tuple[float, ...]], ...] = (
+    ("minute", (1, 60)),
+    ("hour", (1, 60, 3600)),
+    ("day", (1, 24)),
+    ("week", (1, 7, 168)),
+    ("fortnight", (1, 2, 14)),
+    ("month", (1,)),
+    ("quarter", (1, 3)),
+    ("year", (1, 12, 52, 365)),
+    ("decade", (1, 10)),
+    ("century", (1, 100)),
+)
+_ONE_TIME_UNIT = [
+    (re.compile(_ONE_OF + unit + r"\b", re.IGNORECASE), values) for unit, values in _TIME_UNITS
+]
+#: An idiom that states zero: "starts from rest", "at rest".
+_AT_REST = re.compile(r"\b(?:from|at) rest\b", re.IGNORECASE)
+#: The languages whose number words are read; "one" and "two" alone are not read (in most of
+#: them "one" is "a" too, and "the two cities" asks for no value 2), nor ordinals ("the first
+#: equation").
+_WORD_LANGUAGES = ("en", "es", "fr", "de", "it", "pt", "nl")
+#: A number as the word reader writes it, not an ordinal ("1st", "2º").
+_READ_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d]|st\b|nd\b|rd\b|th\b|[ºª°]|er\b|e\b)")
+
+
+@functools.lru_cache(maxsize=16)
+def numbers_for_calls(text: str) -> frozenset[float]:
+    """The numbers a text states for a call's value: :func:`known_numbers`, and those it
+    writes in words ("three hours", "twenty-one", "cinco días"), with a scale ("$1.2 million"
+    and "$1.2M" state 1200000), in scientific notation ("1e-9"), as one of a unit of time
+    ("next week" states 1 week, 7 days, 168 hours) or as the idiom "from rest" (0). Not for
+    arithmetic: "the two cities" states no operand, but ``hours=3`` for "three hours" is
+    the user's.
+
+    Args:
+        text: The conversation's text.
+
+    Returns:
+        The numbers, as floats.
+    """
+    found = set(known_numbers(text))
+    for match in _SCALED_NUMBER.finditer(text):
+        number, scale = match.group(1) or match.group(3), match.group(2) or match.group(4)
+        found.add(round(float(number) * _SCALES[scale.casefold()], 6))
+    found.update(float(match.group()) for match in _EXPONENT.finditer(text))
+    for pattern, values in _ONE_TIME_UNIT:
+        if pattern.search(text):
+            found.update(float(v) for v in values)
+    if _AT_REST.search(text):
+        found.add(0.0)
+    for language in _WORD_LANGUAGES:
+        spelled = alpha2digit(text, language)
+        if spelled != text:
+            found.update(float(m.group()) for m in _READ_NUMBER.finditer(spelled))
     return frozenset(found)
 
 

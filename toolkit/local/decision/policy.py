@@ -330,6 +330,13 @@ class ToolPolicy:
             tools, made only when it is sound — no repeat, every value one the conversation
             gave — and otherwise the text stands: the small model describes the call it
             should make ("Mark the function as "ThinQ_Connect" and call it …").
+        stated_numbers_fallback: Before any result, when every call the model would make
+            was rejected for values nobody gave, the likeliest one is still made when it
+            uses a value the user gave or the question names its tool — but not when, its
+            optional guesses left out, it holds a number nobody stated in digits or in words
+            (:func:`~toolkit.local.decision.numbers.numbers_for_calls`: "three hours",
+            "$1.2 million"); then the answer is text. ``calculate_time(distance=1000,
+            speed=500)`` asked "What's the time right now?" is such a call.
         label_results: Show each tool result to the model prefixed by the call it answers
             (``add(x=6, y=5) = 11``), a departure from the stock template that keeps a small
             model from answering with the wrong result.
@@ -363,6 +370,7 @@ class ToolPolicy:
     combine_results: bool = True
     state_result: bool = True
     named_tool_calls: bool = True
+    stated_numbers_fallback: bool = True
     own_words: bool = True
     leave_out_guesses: bool = True
     user_words: bool = True

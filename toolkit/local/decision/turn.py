@@ -42,6 +42,7 @@ from toolkit.local.decision.numbers import (
     is_number,
     known_numbers,
     leaves,
+    numbers_for_calls,
     numbers_of,
     plain_number,
     run_together,
@@ -540,7 +541,7 @@ class CallJudge:
     def _only_numbers(self, call: dict[str, Any]) -> list[float]:
         """The call's unstated numbers when they are its only faults (else empty)."""
         faults = self._faults(call)
-        numbers = ungrounded_numbers(arguments_of(call), known_numbers(self.grounding))
+        numbers = ungrounded_numbers(arguments_of(call), numbers_for_calls(self.grounding))
         return numbers if faults and len(faults) == len(numbers) else []
 
     def only_numbers_ungrounded(self, call: dict[str, Any]) -> bool:
