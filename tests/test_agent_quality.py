@@ -48,7 +48,9 @@ toolkit's loop:
 27. one tool called for several values is answered with one of its results;
 28. a request the model means to call for, while it would write a name of its own rather
     than the offered tool's, is answered in text ("Mark task as completed"); and a request
-    no tool fits, whose words could fill one, is made a call of that tool.
+    no tool fits, whose words could fill one, is made a call of that tool;
+29. a question no tool fits is made a call of the one tool there is with numbers nobody
+    stated (``heat_energy(1000, 4.184, 20)`` for "What is the specific heat of water?").
 """
 
 from __future__ import annotations
@@ -1123,3 +1125,37 @@ def test_a_request_no_tool_fits_stays_text_though_its_words_could_fill_a_call(
     message = reply.choices[0].message
     assert not message.tool_calls, message.tool_calls
     assert re.search("早上好|早安", message.content or ""), message.content
+
+
+_HEAT = _function(
+    "heat_energy",
+    "Calculate the heat needed to warm a mass of a substance.",
+    {
+        "mass_kg": {"type": "number"},
+        "specific_heat": {"type": "number"},
+        "delta_t": {"type": "number"},
+    },
+    ["mass_kg", "specific_heat", "delta_t"],
+)
+_TRAVEL_TIME = _function(
+    "travel_time",
+    "Calculate the time a trip takes from its distance and speed.",
+    {
+        "distance_km": {"type": "number", "description": "Distance in km."},
+        "speed_kmh": {"type": "number", "description": "Speed in km/h."},
+    },
+    ["distance_km", "speed_kmh"],
+)
+
+
+def test_a_call_of_numbers_nobody_stated_is_not_made(local_server) -> None:
+    # Every call the model would make was rejected; the likeliest one was made anyway, as the
+    # question names the tool's words: heat_energy(mass_kg=1000, specific_heat=4.184,
+    # delta_t=20), three numbers nobody stated.
+    assert _sdk_calls(local_server, "What is the specific heat of water?", _HEAT) == []
+    assert _sdk_calls(local_server, "What time is it now?", _TRAVEL_TIME) == []
+
+
+def test_a_call_of_the_numbers_the_user_stated_is_made(local_server) -> None:
+    calls = _sdk_calls(local_server, "How long does a 120 km trip take at 80 km/h?", _TRAVEL_TIME)
+    assert calls == [{"distance_km": 120, "speed_kmh": 80}], calls
