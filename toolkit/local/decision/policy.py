@@ -338,7 +338,7 @@ class ToolPolicy:
             "$1.2 million"); then the answer is text. ``calculate_time(distance=1000,
             speed=500)`` asked "What's the time right now?" is such a call. On the BFCL dev
             splits, 8 of the 17 irrelevance failures became right text answers; of the
-            right calls, 6 held such numbers — 5 stated in words, scales, scientific
+            right calls, 8 held such numbers — 7 stated in words, scales, scientific
             notation, "next week" or "from rest", now read — and one, a guess inside an
             optional object, was lost.
         label_results: Show each tool result to the model prefixed by the call it answers
