@@ -16,6 +16,7 @@ from toolkit.local.decision.grounding import (
     unfounded_options,
     ungrounded_values,
     uses_given_values,
+    without_unfounded,
 )
 from toolkit.local.decision.numbers import (
     known_numbers,
@@ -446,3 +447,26 @@ def test_an_extra_call_that_only_qualifies_an_earlier_value_is_found(
     arguments: dict, earlier: list[dict], qualifies: bool
 ) -> None:
     assert qualifies_earlier(arguments, earlier) is qualifies
+
+
+def test_optional_guesses_inside_an_object_are_left_out() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "body": {
+                "type": "object",
+                "properties": {
+                    "mode": {"type": "string", "enum": ["COOL", "HEAT"]},
+                    "target": {"type": "integer"},
+                    "fan": {"type": "string"},
+                },
+                "required": ["mode"],
+            }
+        },
+        "required": ["body"],
+    }
+    arguments = {"body": {"mode": "COOL", "target": 22, "fan": "high"}}
+    asked = conversation_text([{"role": "user", "content": "set cool mode"}])
+    assert without_unfounded(arguments, schema, asked) == {"body": {"mode": "COOL"}}
+    told = conversation_text([{"role": "user", "content": "set cool mode at 22, fan on high"}])
+    assert without_unfounded(arguments, schema, told) == arguments

@@ -48,6 +48,7 @@ __all__ = [
     "unfounded_options",
     "ungrounded_values",
     "uses_given_values",
+    "without_unfounded",
 ]
 
 _DEFAULT = ToolPolicy()
@@ -547,6 +548,38 @@ def _without_stated_dates(value: Any, text: str) -> Any:
         rest = says_dates(_spelled(value), text)
         return value if rest is None else rest
     return value
+
+
+def without_unfounded(
+    arguments: Mapping[str, Any],
+    parameters: Mapping[str, Any] | None,
+    text: str,
+    policy: ToolPolicy = _DEFAULT,
+) -> dict[str, Any]:
+    """A call's arguments without its :func:`unfounded_options`, inside the objects it holds
+    too (``body={"mode": "COOL", "targetTemperature": 22}`` asked to "set cool mode" keeps
+    the mode: the temperature is an optional guess of the object's own schema).
+
+    Args:
+        arguments: The call's arguments.
+        parameters: The tool's ``parameters`` schema.
+        text: :func:`conversation_text` of the conversation.
+        policy: The decision settings.
+
+    Returns:
+        The arguments kept.
+    """
+    left_out = unfounded_options(arguments, parameters, text, policy)
+    properties = (parameters or {}).get("properties") or {}
+    kept: dict[str, Any] = {}
+    for key, value in arguments.items():
+        if key in left_out:
+            continue
+        schema = properties.get(key) if isinstance(properties, Mapping) else None
+        if isinstance(value, Mapping) and isinstance(schema, Mapping) and schema.get("properties"):
+            value = without_unfounded(value, schema, text, policy)
+        kept[key] = value
+    return kept
 
 
 def unfounded_options(

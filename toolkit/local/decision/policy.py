@@ -339,8 +339,9 @@ class ToolPolicy:
             speed=500)`` asked "What's the time right now?" is such a call. On the BFCL dev
             splits, 8 of the 17 irrelevance failures became right text answers; of the
             right calls, 8 held such numbers — 7 stated in words, scales, scientific
-            notation, "next week" or "from rest", now read — and one, a guess inside an
-            optional object, was lost.
+            notation, "next week" or "from rest", now read — and one, guesses inside the
+            object it takes, is made once they are left out
+            (:func:`~toolkit.local.decision.grounding.without_unfounded`).
         label_results: Show each tool result to the model prefixed by the call it answers
             (``add(x=6, y=5) = 11``), a departure from the stock template that keeps a small
             model from answering with the wrong result.

@@ -34,8 +34,8 @@ from toolkit.local.decision.grounding import (
     defaults_of,
     is_error,
     repeats,
-    unfounded_options,
     ungrounded_values,
+    without_unfounded,
 )
 from toolkit.local.decision.numbers import (
     first_stated,
@@ -570,18 +570,18 @@ class CallJudge:
         )
 
     def without_guesses(self, call: dict[str, Any]) -> dict[str, Any]:
-        """The call without its optional arguments whose values the conversation never gave
-        (:func:`~toolkit.local.decision.grounding.unfounded_options`), when the model chose
+        """The call without its optional arguments whose values the conversation never gave,
+        inside its objects too (:func:`~toolkit.local.decision.grounding.without_unfounded`),
+        when the model chose
         to call ("auto") and :attr:`~ToolPolicy.leave_out_guesses` is on; a call it names
         (``tool_choice``) is the requested output, every value of it wanted."""
         if not (self.auto and self.policy.leave_out_guesses):
             return call
         arguments = arguments_of(call)
         schema = self.schemas.get(call["function"]["name"])
-        left_out = unfounded_options(arguments, schema, self.grounding, self.policy)
-        if not left_out:
+        kept = without_unfounded(arguments, schema, self.grounding, self.policy)
+        if kept == arguments:
             return call
-        kept = {k: v for k, v in arguments.items() if k not in left_out}
         function = {**call["function"], "arguments": json.dumps(kept, ensure_ascii=False)}
         return {**call, "function": function}
 
