@@ -42,9 +42,7 @@ from toolkit.local.decision.numbers import (
     known_numbers,
     leaves,
     number_spellings,
-    numbers_for_calls,
     numbers_of,
-    ungrounded_numbers,
 )
 from toolkit.local.decision.phrases import conversation_phrases, slip_of
 from toolkit.local.decision.policy import ToolPolicy
@@ -358,8 +356,7 @@ class CallWriter:
         fallback then."""
         if not self.policy.stated_numbers_fallback:
             return False
-        arguments = arguments_of(turn.without_guesses(call))
-        return bool(ungrounded_numbers(arguments, numbers_for_calls(turn.grounding)))
+        return bool(turn.unstated_numbers(turn.without_guesses(call)))
 
     def _named_by_question(
         self, turn: CallJudge, tried: set[str]
@@ -668,10 +665,10 @@ class CallWriter:
                 continue  # a repeat, or a later step that needs a result not there yet
             if turn.other_field(call, made):
                 continue  # the records' other quantity, beside the one the answer combined
-            same_tool = [a for n, a in made if n == call["function"]["name"]]
-            if qualifies_earlier(arguments_of(call), same_tool):
-                continue  # "3 kg of apples" after "apples": the same item, qualified
             arguments, tool = arguments_of(call), call["function"]["name"]
+            same = [a for n, a in made if n == tool]
+            if qualifies_earlier(arguments, same):
+                continue  # "3 kg of apples" after "apples": the same item, qualified
             exempt = turn.defaults.get(tool, frozenset())
             if adds_new_grounded_values(
                 arguments, previous, turn.grounding, self.policy, exempt, turn.named
@@ -680,7 +677,6 @@ class CallWriter:
             # The answer's values asked of another tool: kept when the question names that
             # tool (the interest coverage of the company whose sales growth was asked for).
             called = [n for n, _ in made]
-            same = [a for n, a in made if n == tool]
             if (
                 tool not in called
                 and adds_new_grounded_values(arguments, same, turn.grounding, self.policy, exempt)

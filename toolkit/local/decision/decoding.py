@@ -176,14 +176,14 @@ def answer(
         ):
             decoder.measure_names()
             yield from decoder.calls(None)
-        elif not answered and decoder.p_text >= policy.text_threshold and decoder.sure():
-            yield from decoder.calls(None, sound_only=True)  # a fitting tool over recall
-        elif (
-            not answered
-            and decoder.p_text < policy.call_intent_threshold
-            and policy.call_intent_name_floor <= p_name < policy.name_threshold
+        elif not answered and (
+            (decoder.p_text >= policy.text_threshold and decoder.sure())  # a tool over recall
+            or (  # a call meant, its name unsure
+                decoder.p_text < policy.call_intent_threshold
+                and policy.call_intent_name_floor <= p_name < policy.name_threshold
+            )
         ):
-            yield from decoder.calls(None, sound_only=True)  # a call meant, its name unsure
+            yield from decoder.calls(None, sound_only=True)  # made only if it is sound
         elif (
             decoder.p_text >= policy.text_threshold
             or p_name < policy.name_threshold

@@ -538,10 +538,15 @@ class CallJudge:
             return True
         return self.auto and bool(self._faults(call))
 
+    def unstated_numbers(self, call: dict[str, Any]) -> list[float]:
+        """The call's numbers the conversation never stated, in digits or in words
+        (:func:`~toolkit.local.decision.numbers.numbers_for_calls`)."""
+        return ungrounded_numbers(arguments_of(call), numbers_for_calls(self.grounding))
+
     def _only_numbers(self, call: dict[str, Any]) -> list[float]:
         """The call's unstated numbers when they are its only faults (else empty)."""
         faults = self._faults(call)
-        numbers = ungrounded_numbers(arguments_of(call), numbers_for_calls(self.grounding))
+        numbers = self.unstated_numbers(call)
         return numbers if faults and len(faults) == len(numbers) else []
 
     def only_numbers_ungrounded(self, call: dict[str, Any]) -> bool:
@@ -572,9 +577,9 @@ class CallJudge:
     def without_guesses(self, call: dict[str, Any]) -> dict[str, Any]:
         """The call without its optional arguments whose values the conversation never gave,
         inside its objects too (:func:`~toolkit.local.decision.grounding.without_unfounded`),
-        when the model chose
-        to call ("auto") and :attr:`~ToolPolicy.leave_out_guesses` is on; a call it names
-        (``tool_choice``) is the requested output, every value of it wanted."""
+        when the model chose to call ("auto") and :attr:`~ToolPolicy.leave_out_guesses` is
+        on; a call it names (``tool_choice``) is the requested output, every value of it
+        wanted."""
         if not (self.auto and self.policy.leave_out_guesses):
             return call
         arguments = arguments_of(call)
