@@ -32,6 +32,7 @@ from toolkit.local.decision.grounding import (
     adds_new_grounded_values,
     arguments_of,
     conversation_text,
+    moves_values,
     needs_unstated_number,
     qualifies_earlier,
     repeats,
@@ -669,6 +670,8 @@ class CallWriter:
             same = [a for n, a in made if n == tool]
             if qualifies_earlier(arguments, same):
                 continue  # "3 kg of apples" after "apples": the same item, qualified
+            if self.policy.values_keep_places and moves_values(arguments, same):
+                continue  # the earlier calls' values, one of them in another place
             exempt = turn.defaults.get(tool, frozenset())
             if adds_new_grounded_values(
                 arguments, previous, turn.grounding, self.policy, exempt, turn.named
@@ -711,6 +714,9 @@ class CallWriter:
                 continue
             if turn.history.redundant(found[0]) or turn.rejected(found[0]):
                 continue
+            same = [a for n, a in made if n == tool]
+            if self.policy.values_keep_places and moves_values(arguments_of(found[0]), same):
+                continue  # "8:20 and 11:50" read as hours 8 and minutes 11
             return pieces, generation, found[0]
         return None
 
@@ -725,11 +731,12 @@ class CallWriter:
 
 
 def _calls_only(events: Iterable[Event], turn: CallJudge) -> Iterator[ToolCallEvent]:
-    """The calls among a calls grammar's events, without the optional arguments the model
-    guessed (:meth:`CallJudge.without_guesses`). The grammar admits no text, so text there is
-    a call the token budget cut short (``<tool_call>`` and no more): it is no answer."""
+    """The calls among a calls grammar's events, their values in their parameters' forms and
+    without the optional arguments the model guessed (:meth:`CallJudge.tidied`). The grammar
+    admits no text, so text there is a call the token budget cut short (``<tool_call>`` and no
+    more): it is no answer."""
     return (
-        ToolCallEvent(event.index, turn.without_guesses(event.call))
+        ToolCallEvent(event.index, turn.tidied(event.call))
         for event in events
         if isinstance(event, ToolCallEvent)
     )

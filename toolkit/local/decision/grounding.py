@@ -40,6 +40,7 @@ __all__ = [
     "conversation_text",
     "defaults_of",
     "is_error",
+    "moves_values",
     "needs_unstated_number",
     "occurs",
     "qualifies_earlier",
@@ -350,6 +351,36 @@ def qualifies_earlier(arguments: Mapping[str, Any], earlier: Sequence[Mapping[st
         ):
             return True
     return False
+
+
+def moves_values(arguments: Mapping[str, Any], earlier: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether a call of a tool only takes values earlier calls of it took, one of them under
+    another parameter: ``clock_angle(hours=8, minutes=11)`` after ``(8, 20)`` and ``(11, 50)``,
+    ``distance("Venus", "Jupiter")`` after ``("Mars", "Venus")`` and ``("Mars", "Jupiter")``.
+    Each value the question gives has one place in its calls; the pairs a list crosses keep
+    theirs ("the Lakers and the Bulls in 2018 and 2020"), and a chain's next leg brings a new
+    value ("Boston" to "DC" after "New York" to "Boston").
+
+    Args:
+        arguments: The candidate call's arguments.
+        earlier: The arguments of the earlier calls of the same tool.
+
+    Returns:
+        True for such a call.
+    """
+    places: dict[str, set[str]] = {}
+    for before in earlier:
+        for key, value in before.items():
+            for leaf in leaves(value):
+                places.setdefault(_spelled(leaf), set()).add(key)
+    moved = False
+    for key, value in arguments.items():
+        for leaf in leaves(value):
+            keys = places.get(_spelled(leaf))
+            if keys is None:
+                return False  # a value no earlier call took
+            moved = moved or key not in keys
+    return moved
 
 
 def repeats(

@@ -251,6 +251,19 @@ class ToolPolicy:
             Measured on the saved calls of the BFCL dev split before it was built: it changes
             calls of 42 of its 300 cases, turns 3 failures into passes and no pass into a
             failure.
+        value_forms: Write a call's values in the forms their parameters take
+            (:mod:`~toolkit.local.decision.forms`): a percentage the conversation states is a
+            fraction in a ``number`` parameter unless its description says percent
+            ("an annual interest rate of 5%" is ``interest_rate=0.05``), and a text value
+            loses the words at its end that another argument holds or that name the
+            parameter, when the text writes them in lower case or as a number ("Criminal
+            Law Amendment Act of 2013" beside ``amendment_year=2013``, "Santa Clara county"
+            for ``county``).
+        values_keep_places: One more call of a tool that only takes values its earlier calls
+            of the answer took, one of them under another parameter, is not made
+            (:func:`~toolkit.local.decision.grounding.moves_values`):
+            ``clock_angle(hours=8, minutes=11)`` after ``(8, 20)`` and ``(11, 50)``. Crossed
+            lists keep each value in its place, and a chain's next leg brings a new value.
         answer_when_combined: After results, answer instead of calling when the last step
             combined earlier results and left no number of the turn unused while the model
             would name a tool this turn already called
@@ -378,6 +391,8 @@ class ToolPolicy:
     stated_numbers_fallback: bool = True
     own_words: bool = True
     leave_out_guesses: bool = True
+    value_forms: bool = True
+    values_keep_places: bool = True
     user_words: bool = True
     answer_step: bool = True
     answer_when_combined: bool = True

@@ -27,6 +27,7 @@ from toolkit.local.decision.chains import (
     texts_in_place,
 )
 from toolkit.local.decision.examples import borrowed_words, words_of
+from toolkit.local.decision.forms import in_percent_form, without_other_spans
 from toolkit.local.decision.grounding import (
     CallHistory,
     arguments_of,
@@ -327,6 +328,8 @@ class CallJudge:
         #: that lists the tool's known values asks for none of them: "北京" after "东京" failed).
         given = [m for m in job.messages if m.get("role") != "tool" or not failed(m)]
         self.grounding = conversation_text(given)
+        #: The same text as written (the case of its words tells a name from a word).
+        self.written = "\n".join(content_text(m.get("content")) for m in given)
         self.schemas = {t["function"]["name"]: t["function"].get("parameters") for t in job.tools}
         self.required = {n: list((s or {}).get("required") or []) for n, s in self.schemas.items()}
         self.defaults = {n: defaults_of(s) for n, s in self.schemas.items()}
@@ -589,6 +592,21 @@ class CallJudge:
             return call
         function = {**call["function"], "arguments": json.dumps(kept, ensure_ascii=False)}
         return {**call, "function": function}
+
+    def tidied(self, call: dict[str, Any]) -> dict[str, Any]:
+        """The call with its values in the forms their parameters take
+        (:mod:`~toolkit.local.decision.forms`: a percentage as a fraction where a rate is
+        one, a text value without the words another argument holds —
+        :attr:`~ToolPolicy.value_forms`), then :meth:`without_guesses`."""
+        if self.policy.value_forms:
+            arguments = arguments_of(call)
+            schema = self.schemas.get(call["function"]["name"])
+            formed = in_percent_form(arguments, schema, self.written)
+            formed = without_other_spans(formed, schema, self.written)
+            if formed != arguments:
+                text = json.dumps(formed, ensure_ascii=False)
+                call = {**call, "function": {**call["function"], "arguments": text}}
+        return self.without_guesses(call)
 
     def repeat_doom(self, value: Any, written: dict[str, Any], tool: str | None) -> bool:
         """Stop a first call as soon as it repeats one the conversation made."""

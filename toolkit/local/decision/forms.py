@@ -1,0 +1,217 @@
+"""The form a call's values take: a percentage as the parameter wants it, a span without the
+words another argument or the parameter's own name holds.
+
+The small model copies the user's words and numbers as they stand. "An annual interest rate
+of 5%" becomes ``interest_rate=5`` where a rate is a fraction (0.05); "property records in
+Santa Clara county" becomes ``county="Santa Clara county"``; "C sharp major" becomes
+``key="C sharp major"`` beside ``scale_type="major"``. Each value is grounded — the user
+said it — but its form is not what the parameter asks for. These functions are pure: they
+read the call, the tool's schema and the conversation, and return the arguments rewritten.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["in_percent_form", "stated_percentages", "without_other_spans"]
+
+#: A percentage as a text writes it: "5%", "4.5 %", "7 percent", "2 per cent".
+_PERCENT = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:%|percent\b|per cent\b|pour cent\b)", re.I)
+#: A description that asks for a fraction: "as a decimal", "in decimal form", "e.g. 0.05".
+_FRACTION_CUE = re.compile(
+    r"\bas a decimal\b|\bin decimal\b|\bdecimal form\b|\bfraction\b|\b0\.\d*[1-9]"
+)
+#: A description (or name) that asks for a percentage: "in percentage", "percent", "%".
+_PERCENT_CUE = re.compile(r"percent|porcentaje|pourcentage|%")
+#: A name or description of a quantity usually stated in percent: a rate, a yield, a share.
+_RATE_CUE = re.compile(r"rate|percent|yield|return|interest|probab|ratio|share|growth|discount")
+#: Words joining a value to the one it qualifies: "Act of 2013", "sculptures in Paris".
+_JOINERS = ("of", "in", "for", "from", "at")
+
+
+def stated_percentages(text: str) -> set[float]:
+    """The numbers a text states as percentages ("5%", "2.5 percent")."""
+    return {float(m.group(1)) for m in _PERCENT.finditer(text)}
+
+
+def _stated_plain(text: str, number: float) -> bool:
+    """Whether the text also states ``number`` other than as a percentage ("5 years")."""
+    plain = r"(?<![\d.])(\d+(?:\.\d+)?)(?!\d|\.\d|\s*(?:%|percent|per cent))"
+    return any(float(match.group(1)) == number for match in re.finditer(plain, text))
+
+
+def _types(schema: Mapping[str, Any]) -> set[str]:
+    kind = schema.get("type")
+    return set(kind) if isinstance(kind, list) else {kind} if isinstance(kind, str) else set()
+
+
+def _wants_fraction(key: str, schema: Mapping[str, Any]) -> bool:
+    """Whether a ``number`` parameter takes a percentage as a fraction: unless its description
+    (or name) says it is in percent, it does ("The annual interest rate." takes 0.05); a
+    description that asks for a decimal says so even when its example shows a "%"."""
+    description = str(schema.get("description") or "").casefold()
+    if _FRACTION_CUE.search(description):
+        return True
+    return not _PERCENT_CUE.search(f"{key.casefold()} {description}")
+
+
+def _number_form(
+    value: Any, key: str, schema: Mapping[str, Any], text: str, percents: set[float]
+) -> Any:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value == 0:
+        return value
+    if "number" not in _types(schema):
+        return value  # an integer parameter takes the percentage as the number stated
+    fraction = _wants_fraction(key, schema)
+    stated, shrunk = float(value), round(float(value) / 100, 12)
+    grown = round(float(value) * 100, 9)
+    if fraction and stated in percents:
+        ratey = _RATE_CUE.search(f"{key} {schema.get('description') or ''}".casefold())
+        if _stated_plain(text, stated) and not ratey:
+            return value  # "5 years" as much as "5%": the number may be the years
+        return shrunk
+    if not fraction and grown in percents and stated not in percents:
+        return int(grown) if grown == int(grown) else grown
+    return value
+
+
+def in_percent_form(
+    arguments: Mapping[str, Any], parameters: Mapping[str, Any] | None, text: str
+) -> dict[str, Any]:
+    """A call's arguments with each percentage the conversation states written in the form its
+    parameter takes.
+
+    A ``number`` parameter takes a percentage as a fraction ("an annual interest rate of 5%" is
+    ``interest_rate=0.05``) unless its description or name says it is in percent ("The volume
+    level as a percentage" keeps 30); an ``integer`` parameter takes the number stated. A value
+    the text also states plainly ("5 years" and "5%") is rewritten only for a parameter of a
+    rate, a yield, a share or the like. Objects and arrays are read inside too.
+
+    Args:
+        arguments: The call's arguments.
+        parameters: The tool's ``parameters`` schema.
+        text: The conversation's text (the question and the results).
+
+    Returns:
+        The arguments, rewritten where a percentage was in the other form.
+    """
+    percents = stated_percentages(text)
+    if not percents:
+        return dict(arguments)
+    return _percent_object(arguments, parameters or {}, text, percents)
+
+
+def _percent_object(
+    arguments: Mapping[str, Any], parameters: Mapping[str, Any], text: str, percents: set[float]
+) -> dict[str, Any]:
+    properties = parameters.get("properties") or {}
+    written: dict[str, Any] = {}
+    for key, value in arguments.items():
+        schema = properties.get(key) if isinstance(properties, Mapping) else None
+        written[key] = _percent_value(value, key, schema, text, percents)
+    return written
+
+
+def _percent_value(value: Any, key: str, schema: Any, text: str, percents: set[float]) -> Any:
+    if not isinstance(schema, Mapping):
+        return value
+    if isinstance(value, Mapping) and schema.get("properties"):
+        return _percent_object(value, schema, text, percents)
+    if isinstance(value, list) and isinstance(schema.get("items"), Mapping):
+        return [_percent_value(item, key, schema["items"], text, percents) for item in value]
+    return _number_form(value, key, schema, text, percents)
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+def _name_words(key: str) -> set[str]:
+    """The last word of a parameter's name and its singular: ``"county"`` of ``county``,
+    ``"finish"`` of ``finish``, ``"name"`` of ``act_name``."""
+    parts = re.sub(r"([a-z])([A-Z])", r"\1 \2", key).replace("_", " ").replace("-", " ").split()
+    if not parts:
+        return set()
+    last = parts[-1].casefold()
+    return {last, last[:-1]} if last.endswith("s") and len(last) > 3 else {last}
+
+
+def _quoted(value: str, text: str) -> bool:
+    """Whether the text quotes the value as it stands ('Hotel Le Bristol Paris')."""
+    escaped = re.escape(value)
+    return re.search(rf"['\"‘“«]{escaped}['\"’”»]", text, re.I) is not None
+
+
+def _lower_in_text(words: list[str], text: str) -> bool:
+    """Whether the text writes these words in lower case (or they are numbers): "major" in
+    "C sharp major", "2013" — not a proper name such as "Paris"."""
+    phrase = " ".join(words)
+    if all(re.fullmatch(r"[\d.,]+", w) for w in words):
+        return True
+    found = re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text, re.I)
+    return found is not None and found.group(0) == found.group(0).lower()
+
+
+def _trim_end(value: str, tail: list[str]) -> str | None:
+    """``value`` without ``tail`` (and a joining word before it) at its end; ``None`` when it
+    does not end so, or nothing would be left."""
+    words = _words(value)
+    n = len(tail)
+    ending = [w.casefold().strip(",.") for w in words[-n:]]
+    if len(words) <= n or ending != [t.casefold() for t in tail]:
+        return None
+    kept = words[:-n]
+    if kept and kept[-1].casefold() in _JOINERS:
+        kept = kept[:-1]
+    if not kept or kept[-1].endswith(","):
+        return None  # "New York, NY": a comma joins parts of one value
+    return " ".join(kept)
+
+
+def without_other_spans(
+    arguments: Mapping[str, Any], parameters: Mapping[str, Any] | None, text: str
+) -> dict[str, Any]:
+    """A call's top-level text values without the words that another argument holds or that
+    name the parameter itself.
+
+    "Criminal Law Amendment Act of 2013" beside ``amendment_year=2013`` is
+    ``act_name="Criminal Law Amendment Act"``; "C sharp major" beside ``scale_type="major"`` is
+    ``key="C sharp"``; "Santa Clara county" for ``county`` is "Santa Clara". The words are taken
+    off only at the value's end and only when the text writes them in lower case or as a
+    number — a proper name holds a place's name ("Hotel Le Bristol Paris" beside
+    ``location="Paris"``, "Salt Lake City" for ``city``) — and a value
+    the text quotes as it stands is kept whole. A comma-joined part ("New York, NY") is never
+    taken off.
+
+    Args:
+        arguments: The call's arguments.
+        parameters: The tool's ``parameters`` schema (its properties' types).
+        text: The conversation's text.
+
+    Returns:
+        The arguments, with the text values trimmed.
+    """
+    properties = (parameters or {}).get("properties") or {}
+    written = dict(arguments)
+    for key, value in arguments.items():
+        schema = properties.get(key) if isinstance(properties, Mapping) else None
+        if not isinstance(value, str) or not isinstance(schema, Mapping) or schema.get("enum"):
+            continue
+        if "string" not in _types(schema) or _quoted(value, text) or len(_words(value)) < 2:
+            continue
+        trimmed = value
+        for other, held in arguments.items():
+            if other == key or isinstance(held, bool) or not isinstance(held, (str, int, float)):
+                continue
+            tail = _words(str(held))
+            if not tail or len(tail) >= len(_words(trimmed)) or not _lower_in_text(tail, text):
+                continue
+            trimmed = _trim_end(trimmed, tail) or trimmed
+        for word in _name_words(key):
+            if _lower_in_text([word], text):  # "Santa Clara county", not "Salt Lake City"
+                trimmed = _trim_end(trimmed, [word]) or trimmed
+        if trimmed != value:
+            written[key] = trimmed
+    return written
