@@ -10,6 +10,7 @@ from toolkit.local.decision.grounding import (
     adds_new_grounded_values,
     conversation_text,
     defaults_of,
+    moves_values,
     needs_unstated_number,
     qualifies_earlier,
     rules_out_extra_call,
@@ -254,7 +255,7 @@ _EVENTS = {
         "president_name": {"type": "string"},
         "start_year": {"type": "integer"},
         "end_year": {"type": "integer"},
-        "scope": {"type": "string", "enum": ["domestic", "foreign"]},
+        "scope": {"type": "string", "enum": ["domestic", "foreign"], "default": "domestic"},
     },
     "required": ["president_name"],
 }
@@ -266,9 +267,22 @@ def test_optional_arguments_nobody_gave_are_the_ones_left_out() -> None:
     )
     guessed = {"president_name": "Abraham Lincoln", "start_year": 1789, "end_year": 1865}
     assert unfounded_options(guessed, _EVENTS, text) == ["start_year"]
-    # a required argument is never left out, an enum value is the schema's offer
+    # a required argument is never left out
     assert unfounded_options({"president_name": "George Washington"}, _EVENTS, text) == []
-    assert unfounded_options({"president_name": "x", "scope": "foreign"}, _EVENTS, text) == []
+
+
+def test_an_optional_choice_nobody_asked_for_is_left_out() -> None:
+    def left_out(question: str, scope: str, policy: ToolPolicy | None = None) -> list[str]:
+        text = conversation_text([{"role": "user", "content": question}])
+        arguments = {"president_name": "x", "scope": scope}
+        return unfounded_options(arguments, _EVENTS, text, policy or ToolPolicy())
+
+    assert left_out("Events of Lincoln's presidency?", "foreign") == ["scope"]
+    assert left_out("Foreign events of Lincoln's presidency?", "foreign") == []
+    assert left_out("Events of Lincoln's presidency?", "domestic") == []  # the default
+    # without the setting an enum value is the schema's offer
+    policy = ToolPolicy(unasked_choices=False)
+    assert left_out("Events of Lincoln's presidency?", "foreign", policy) == []
 
 
 def _call(arguments: str, name: str = "events") -> dict:
@@ -447,6 +461,41 @@ def test_an_extra_call_that_only_qualifies_an_earlier_value_is_found(
     arguments: dict, earlier: list[dict], qualifies: bool
 ) -> None:
     assert qualifies_earlier(arguments, earlier) is qualifies
+
+
+@pytest.mark.parametrize(
+    ("arguments", "earlier", "moves"),
+    [
+        # the values of "8:20 and 11:05", hours and minutes crossed
+        (
+            {"hours": 8, "minutes": 11},
+            [
+                {"hours": 3, "minutes": 15},
+                {"hours": 8, "minutes": 20},
+                {"hours": 11, "minutes": 50},
+            ],
+            True,
+        ),
+        (
+            {"body1": "Venus", "body2": "Jupiter"},
+            [{"body1": "Mars", "body2": "Venus"}, {"body1": "Mars", "body2": "Jupiter"}],
+            True,
+        ),
+        # crossed lists keep each value in its place
+        (
+            {"team": "Bulls", "year": 2020},
+            [{"team": "Lakers", "year": 2018}, {"team": "Lakers", "year": 2020}],
+            False,
+        ),
+        # a chain's next leg brings a new value
+        ({"start": "Boston", "end": "DC"}, [{"start": "New York", "end": "Boston"}], False),
+        ({"city": "Paris"}, [], False),
+    ],
+)
+def test_an_extra_call_that_moves_an_earlier_value_is_found(
+    arguments: dict, earlier: list[dict], moves: bool
+) -> None:
+    assert moves_values(arguments, earlier) is moves
 
 
 def test_optional_guesses_inside_an_object_are_left_out() -> None:

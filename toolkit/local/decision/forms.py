@@ -170,11 +170,32 @@ def _trim_end(value: str, tail: list[str]) -> str | None:
     return " ".join(kept)
 
 
+_ARTICLE = re.compile(r"(?i)(the|a|an)\s+(.+)")
+
+
+def _without_article(value: str, text: str) -> str:
+    """The value without a leading article the model wrote in capitals where the text writes
+    it in lower case ("The theory of relativity" for "the theory of relativity"); an article
+    a name keeps ("of The Coca-Cola Company", capital mid-sentence) stays."""
+    found = _ARTICLE.fullmatch(value)
+    if found is None:
+        return value
+    rest = found.group(2)
+    pattern = rf"(?<!\w)(\w+\s+)?({found.group(1)})\s+{re.escape(rest)}(?!\w)"
+    lower = named = False
+    for match in re.finditer(pattern, text, re.I):
+        article = match.group(2)
+        lower = lower or article.islower()
+        named = named or (article[0].isupper() and bool(match.group(1)))
+    return rest if lower and not named else value
+
+
 def without_other_spans(
     arguments: Mapping[str, Any], parameters: Mapping[str, Any] | None, text: str
 ) -> dict[str, Any]:
     """A call's top-level text values without the words that another argument holds or that
-    name the parameter itself.
+    name the parameter itself, and without a leading article the text writes in lower case
+    ("The theory of relativity" for "the theory of relativity").
 
     "Criminal Law Amendment Act of 2013" beside ``amendment_year=2013`` is
     ``act_name="Criminal Law Amendment Act"``; "C sharp major" beside ``scale_type="major"`` is
@@ -201,7 +222,7 @@ def without_other_spans(
             continue
         if "string" not in _types(schema) or _quoted(value, text) or len(_words(value)) < 2:
             continue
-        trimmed = value
+        trimmed = _without_article(value, text)
         for other, held in arguments.items():
             if other == key or isinstance(held, bool) or not isinstance(held, (str, int, float)):
                 continue

@@ -623,7 +623,9 @@ def unfounded_options(
 
     The small model fills optional parameters with guesses (``start_year=1789`` asked about
     Lincoln's presidency, ``mission="Mission 1"``); left out, the tool's own default applies
-    instead of the guess. A required argument is never among them.
+    instead of the guess. A choice the schema offers (``enum``) is a guess too when it is not
+    the default and the conversation never mentions it (:attr:`~ToolPolicy.unasked_choices`).
+    A required argument is never among them.
 
     Args:
         arguments: The call's arguments.
@@ -636,8 +638,25 @@ def unfounded_options(
         The names of those arguments, in order.
     """
     required = set((parameters or {}).get("required") or [])
+    properties = (parameters or {}).get("properties") or {}
     return [
         key
         for key, value in arguments.items()
-        if key not in required and ungrounded_values({key: value}, parameters, text, policy)
+        if key not in required
+        and (
+            ungrounded_values({key: value}, parameters, text, policy)
+            or _unasked_choice(value, properties.get(key), text, policy)
+        )
     ]
+
+
+def _unasked_choice(value: Any, schema: Any, text: str, policy: ToolPolicy) -> bool:
+    """Whether an optional value is one of its parameter's offered choices (``enum``) that is
+    not the default and that the conversation never mentions: the model picked it
+    (``unit="seconds"`` for "check whether docker is installed";
+    :attr:`~ToolPolicy.unasked_choices`)."""
+    if not policy.unasked_choices or not isinstance(value, str) or not isinstance(schema, Mapping):
+        return False
+    if value not in (schema.get("enum") or []) or value == schema.get("default"):
+        return False
+    return not _mentioned(_spelled(value), text, policy.word_share)
