@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from toolkit.local.decision.dates import dates_in, says_dates
+from toolkit.local.decision.dates import dates_in, days_in, says_dates
 from toolkit.local.decision.grounding import (
     adds_new_grounded_values,
     conversation_text,
@@ -59,3 +59,13 @@ def test_the_second_booking_in_iso_dates_is_grounded_in_the_users_month_names() 
 def test_a_stated_dates_numbers_are_the_users_and_an_unstated_ones_are_not() -> None:
     assert ungrounded_values({"from": "2022-04-05", "to": "2022-04-15"}, None, _HOTELS) == []
     assert ungrounded_values({"from": "2022-04-07"}, None, _HOTELS) == [4.0, 7.0]
+
+
+def test_a_day_stated_without_its_year_grounds_the_date_in_any_year() -> None:
+    text = conversation_text([{"role": "user", "content": "A room in Paris from 20th June."}])
+    assert days_in(text) == {(6, 20)}
+    assert says_dates("2023-06-20", text) is not None
+    assert ungrounded_values({"start_date": "2023-06-20"}, None, text) == []
+    # another day of that month is still the model's own
+    assert says_dates("2023-06-21", text) is None
+    assert ungrounded_values({"start_date": "2023-06-21"}, None, text) != []

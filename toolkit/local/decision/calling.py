@@ -635,7 +635,10 @@ class CallWriter:
 
         def doomed(value: Any, written: dict[str, Any], tool: str | None) -> bool:
             exempt = turn.defaults.get(tool or "", frozenset())
-            if rules_out_extra_call(value, previous, turn.grounding, self.policy, exempt):
+            key = next(reversed(written), None)  # the argument being written
+            if rules_out_extra_call(
+                value, previous, turn.grounding, self.policy, exempt
+            ) and not turn.optional_guess(tool, key):
                 dooming[:] = [value]
                 return True
             earlier = [a for n, a in made if n == tool] + turn.history.answered.get(tool, [])
@@ -661,7 +664,7 @@ class CallWriter:
                 pieces, generation, found, _ = self._attempt(context, again, doomed, names)
             if generation.finish_reason != "stop" or len(found) != 1:
                 continue
-            call = found[0]
+            call = turn.without_guesses(found[0])
             if turn.history.redundant(call) or turn.takes_a_result_place(call, made):
                 continue  # a repeat, or a later step that needs a result not there yet
             if turn.other_field(call, made):

@@ -6,7 +6,8 @@ question. :func:`dates_in` reads the calendar dates a text states — a month's 
 and a year ("April 5, 2022", "5 April 2022", "Apr. 5th, 2022"), ISO ("2022-04-05",
 "2022/04/05"), slashes or dots with the year last ("04/05/2022", read both month-first and
 day-first) and Chinese ("2022年4月5日") — so that :func:`says_dates` can tell whether a value's
-dates are all the text's own.
+dates are all the text's own. A day and month without a year ("20th June") is the text's
+in any year a call writes (:func:`days_in`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import re
 from datetime import date
 from functools import lru_cache
 
-__all__ = ["dates_in", "says_dates"]
+__all__ = ["dates_in", "days_in", "says_dates"]
 
 _MONTHS = {
     name: number
@@ -51,6 +52,34 @@ _FORMS = [
     (re.compile(_EDGE + r"(?P<a>\d{1,2})[/.-](?P<b>\d{1,2})[/.-]" + _YEAR + _END), "either"),
     (re.compile(_YEAR + r"\s*年\s*(?P<a>\d{1,2})\s*月\s*(?P<b>\d{1,2})\s*[日号]?"), "ymd"),
 ]
+
+
+#: A day of a month without its year ("20th June", "June 20", "Dec. 25th").
+_YEARLESS = [
+    re.compile(_EDGE + _MONTH + r"\s*" + _DAY + _END, re.I),
+    re.compile(_EDGE + _DAY + r"\s*(?:of\s+)?" + _MONTH + _END, re.I),
+]
+
+
+@lru_cache(maxsize=64)
+def days_in(text: str) -> frozenset[tuple[int, int]]:
+    """The days of a month a text states without a year, as ``(month, day)``: a call must
+    write a year for "20th June", and any year it writes is the completion the tool needs,
+    not a value of its own.
+
+    Args:
+        text: Any text.
+
+    Returns:
+        The ``(month, day)`` pairs.
+    """
+    days = set()
+    for form in _YEARLESS:
+        for match in form.finditer(text):
+            day = int(match["day"])
+            if 1 <= day <= 31:
+                days.add((_MONTHS[match["month"].lower()], day))
+    return frozenset(days)
 
 
 def _dates(text: str) -> list[tuple[tuple[int, int], set[date]]]:
@@ -97,6 +126,9 @@ def says_dates(value: str, text: str) -> str | None:
         value: A call's text value ("2022-04-05", "2022-04-05 to 2022-04-15").
         text: The conversation's text.
 
+    A date whose day and month the text states without a year ("20th June") is the text's
+    in any year.
+
     Returns:
         ``None`` when the value holds no date or a date the text does not state; otherwise
         the value with its dates taken out (what else it says, to be checked apart).
@@ -104,8 +136,8 @@ def says_dates(value: str, text: str) -> str | None:
     spans = _dates(value)
     if not spans:
         return None
-    stated = dates_in(text)
-    if not all(meant & stated for _, meant in spans):
+    stated, days = dates_in(text), days_in(text)
+    if not all(meant & stated or {(d.month, d.day) for d in meant} & days for _, meant in spans):
         return None
     rest, end = [], 0
     for (start, stop), _ in sorted(spans):

@@ -589,7 +589,9 @@ def without_unfounded(
 ) -> dict[str, Any]:
     """A call's arguments without its :func:`unfounded_options`, inside the objects it holds
     too (``body={"mode": "COOL", "targetTemperature": 22}`` asked to "set cool mode" keeps
-    the mode: the temperature is an optional guess of the object's own schema).
+    the mode: the temperature is an optional guess of the object's own schema). An optional
+    list of texts keeps the items the conversation mentions or the schema offers
+    (``amenities=["Patio", "Wi-Fi", "Happy Hour"]`` asked for "a Patio and Wi-Fi").
 
     Args:
         arguments: The call's arguments.
@@ -602,6 +604,8 @@ def without_unfounded(
     """
     left_out = unfounded_options(arguments, parameters, text, policy)
     properties = (parameters or {}).get("properties") or {}
+    required = set((parameters or {}).get("required") or [])
+    share = policy.word_share
     kept: dict[str, Any] = {}
     for key, value in arguments.items():
         if key in left_out:
@@ -609,8 +613,18 @@ def without_unfounded(
         schema = properties.get(key) if isinstance(properties, Mapping) else None
         if isinstance(value, Mapping) and isinstance(schema, Mapping) and schema.get("properties"):
             value = without_unfounded(value, schema, text, policy)
+        if key not in required and _text_items(value):
+            items = schema.get("items") if isinstance(schema, Mapping) else None
+            offered = (items.get("enum") or []) if isinstance(items, Mapping) else []
+            value = [v for v in value if v in offered or _mentioned(_spelled(v), text, share)]
+            if not value:
+                continue  # every item the model's: the tool's default applies
         kept[key] = value
     return kept
+
+
+def _text_items(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
 
 
 def unfounded_options(

@@ -593,6 +593,16 @@ class CallJudge:
         function = {**call["function"], "arguments": json.dumps(kept, ensure_ascii=False)}
         return {**call, "function": function}
 
+    def optional_guess(self, tool: str | None, key: str | None) -> bool:
+        """Whether a value being written under ``key`` is one :meth:`without_guesses` would
+        leave out if nobody gave it: the argument is optional, the model chose to call and
+        :attr:`~ToolPolicy.leave_out_guesses` is on. An extra call is not given up at such a
+        value (a third amenity nobody asked for), since the guess is left out after."""
+        if not (self.auto and self.policy.leave_out_guesses) or tool is None or key is None:
+            return False
+        properties = (self.schemas.get(tool) or {}).get("properties") or {}
+        return key in properties and key not in self.required.get(tool, [])
+
     def tidied(self, call: dict[str, Any]) -> dict[str, Any]:
         """The call with its values in the forms their parameters take
         (:mod:`~toolkit.local.decision.forms`: a percentage as a fraction where a rate is
