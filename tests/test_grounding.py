@@ -280,6 +280,10 @@ def test_an_optional_choice_nobody_asked_for_is_left_out() -> None:
     assert left_out("Events of Lincoln's presidency?", "foreign") == ["scope"]
     assert left_out("Foreign events of Lincoln's presidency?", "foreign") == []
     assert left_out("Events of Lincoln's presidency?", "domestic") == []  # the default
+    # a word of the choice in another form asks for it
+    level = {"type": "object", "properties": {"level": {"type": "string", "enum": ["detailed"]}}}
+    text = conversation_text([{"role": "user", "content": "Theft punishments in detail?"}])
+    assert unfounded_options({"level": "detailed"}, level, text) == []
     # without the setting an enum value is the schema's offer
     policy = ToolPolicy(unasked_choices=False)
     assert left_out("Events of Lincoln's presidency?", "foreign", policy) == []
@@ -519,3 +523,24 @@ def test_optional_guesses_inside_an_object_are_left_out() -> None:
     assert without_unfounded(arguments, schema, asked) == {"body": {"mode": "COOL"}}
     told = conversation_text([{"role": "user", "content": "set cool mode at 22, fan on high"}])
     assert without_unfounded(arguments, schema, told) == arguments
+
+
+def test_an_optional_list_keeps_the_items_the_conversation_mentions() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "location": {"type": "string"},
+            "amenities": {"type": "array", "items": {"type": "string"}},
+        },
+        "required": ["location"],
+    }
+    text = conversation_text(
+        [{"role": "user", "content": "The closest sushi place in Boston with a Patio and Wi-Fi?"}]
+    )
+    guessed = {"location": "Boston", "amenities": ["Patio", "Wi-Fi", "Happy Hour"]}
+    kept = {"location": "Boston", "amenities": ["Patio", "Wi-Fi"]}
+    assert without_unfounded(guessed, schema, text) == kept
+    # every item the model's: the list is left out
+    assert without_unfounded({"location": "Boston", "amenities": ["Bar"]}, schema, text) == {
+        "location": "Boston"
+    }

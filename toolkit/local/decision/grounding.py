@@ -666,11 +666,24 @@ def unfounded_options(
 
 def _unasked_choice(value: Any, schema: Any, text: str, policy: ToolPolicy) -> bool:
     """Whether an optional value is one of its parameter's offered choices (``enum``) that is
-    not the default and that the conversation never mentions: the model picked it
-    (``unit="seconds"`` for "check whether docker is installed";
+    not the default and that the conversation never mentions, in any form of its words: the
+    model picked it (``unit="seconds"`` for "check whether docker is installed";
     :attr:`~ToolPolicy.unasked_choices`)."""
     if not policy.unasked_choices or not isinstance(value, str) or not isinstance(schema, Mapping):
         return False
     if value not in (schema.get("enum") or []) or value == schema.get("default"):
         return False
-    return not _mentioned(_spelled(value), text, policy.word_share)
+    return not _mentioned(_spelled(value), text, policy.word_share) and not _said_in_a_form(
+        _spelled(value), text
+    )
+
+
+def _said_in_a_form(value: str, text: str) -> bool:
+    """Whether a word of a choice is in the text in another form: "detailed" by "in detail",
+    "DESC" by "descending" (the root's first four letters or more, without an ending)."""
+    words = re.findall(r"[^\W\d_]+", text)
+    for word in re.findall(r"[^\W\d_]+", value):
+        root = re.sub(r"(?:ing|ed|es|s|ly)$", "", word) if len(word) > 4 else word
+        if len(root) >= 4 and any(w.startswith(root) for w in words):
+            return True
+    return False

@@ -104,6 +104,14 @@ probabilities at a few points, and on what the conversation already says:
    made when it is sound (:attr:`ToolPolicy.named_tool_calls`,
    :mod:`toolkit.local.decision.mentions`).
 
+15. **In what form?** The calls made write each value as its parameter takes it: a
+   percentage the user states is a fraction in a ``number`` parameter unless its description
+   says percent, a text value drops the words another argument holds, its parameter's own
+   name and a lower-case leading article, and an optional choice or list item nobody asked
+   for is left out (:attr:`ToolPolicy.value_forms`, :attr:`ToolPolicy.unasked_choices`,
+   :mod:`toolkit.local.decision.forms`). One more call that only moves an earlier call's
+   value to another parameter is not made (:attr:`ToolPolicy.values_keep_places`).
+
 :mod:`toolkit.local.decision.decoding` turns these into decoding.
 """
 
