@@ -540,6 +540,13 @@ def test_an_optional_list_keeps_the_items_the_conversation_mentions() -> None:
     guessed = {"location": "Boston", "amenities": ["Patio", "Wi-Fi", "Happy Hour"]}
     kept = {"location": "Boston", "amenities": ["Patio", "Wi-Fi"]}
     assert without_unfounded(guessed, schema, text) == kept
+    # a choice the schema offers is no item the user asked for
+    offered = {"type": "array", "items": {"type": "string", "enum": ["Patio", "Wi-Fi", "Bar"]}}
+    choosing = {**schema, "properties": {**schema["properties"], "amenities": offered}}
+    assert without_unfounded({**guessed, "amenities": ["Patio", "Bar"]}, choosing, text) == {
+        "location": "Boston",
+        "amenities": ["Patio"],
+    }
     # every item the model's: the list is left out
     assert without_unfounded({"location": "Boston", "amenities": ["Bar"]}, schema, text) == {
         "location": "Boston"

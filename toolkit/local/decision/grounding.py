@@ -590,8 +590,9 @@ def without_unfounded(
     """A call's arguments without its :func:`unfounded_options`, inside the objects it holds
     too (``body={"mode": "COOL", "targetTemperature": 22}`` asked to "set cool mode" keeps
     the mode: the temperature is an optional guess of the object's own schema). An optional
-    list of texts keeps the items the conversation mentions or the schema offers
-    (``amenities=["Patio", "Wi-Fi", "Happy Hour"]`` asked for "a Patio and Wi-Fi").
+    list of texts keeps the items the conversation mentions, in any form of their words
+    (``amenities=["Patio", "Wi-Fi", "Happy Hour"]`` asked for "a Patio and Wi-Fi"; the
+    choices its schema offers too, with :attr:`~ToolPolicy.unasked_choices` off).
 
     Args:
         arguments: The call's arguments.
@@ -616,11 +617,16 @@ def without_unfounded(
         if key not in required and _text_items(value):
             items = schema.get("items") if isinstance(schema, Mapping) else None
             offered = (items.get("enum") or []) if isinstance(items, Mapping) else []
-            value = [v for v in value if v in offered or _mentioned(_spelled(v), text, share)]
+            offered = [] if policy.unasked_choices else offered  # a choice must be asked for
+            value = [v for v in value if v in offered or _asked(_spelled(v), text, share)]
             if not value:
                 continue  # every item the model's: the tool's default applies
         kept[key] = value
     return kept
+
+
+def _asked(value: str, text: str, share: float) -> bool:
+    return _mentioned(value, text, share) or _said_in_a_form(value, text)
 
 
 def _text_items(value: Any) -> bool:
