@@ -551,3 +551,33 @@ def test_an_optional_list_keeps_the_items_the_conversation_mentions() -> None:
     assert without_unfounded({"location": "Boston", "amenities": ["Bar"]}, schema, text) == {
         "location": "Boston"
     }
+
+
+def test_an_optional_list_of_the_calls_other_values_is_left_out() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "rank": {"type": "string"},
+            "suit": {"type": "string"},
+            "deck": {"type": "array", "items": {"type": "object"}},
+        },
+        "required": ["rank", "suit"],
+    }
+    text = conversation_text([{"role": "user", "content": "Find the Queen of Hearts in a deck."}])
+    copied = {"rank": "Queen", "suit": "Hearts", "deck": [{"rank": "Queen", "suit": "Hearts"}]}
+    assert unfounded_options(copied, schema, text) == ["deck"]
+    # a deck holding a card the user named apart is the user's
+    text = conversation_text(
+        [
+            {
+                "role": "user",
+                "content": "Find the Queen of Hearts in a deck "
+                "of the Queen of Hearts and the King of Spades.",
+            }
+        ]
+    )
+    given = {
+        **copied,
+        "deck": [{"rank": "Queen", "suit": "Hearts"}, {"rank": "King", "suit": "Spades"}],
+    }
+    assert unfounded_options(given, schema, text) == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolkit.local.decision.mentions import named_tools
+from toolkit.local.decision.mentions import named_tools, writes_out
 
 
 @pytest.mark.parametrize(
@@ -38,3 +38,19 @@ def test_a_named_tool_is_found(text: str, tools: list[str], named: list[str]) ->
 )
 def test_no_tool_is_named(text: str, tools: list[str]) -> None:
     assert named_tools(text, tools) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        ('Answer: ```json\n[\n  "book_hotel",\n  "function-name": "book', ["book_hotel"]),
+        ("Answer: <function-name>book_hotel</function-name>", ["book_hotel"]),
+        ('{"function": "book_hotel"', ["book_hotel"]),
+        # named in prose, quoted or not: a description, not a call written out
+        ("you can call the `book_hotel` function with the argument", []),
+        ('Mark the function as "book_hotel" and call it', []),
+        ("```python\nprint(1)\n```", []),  # code, but no tool in it
+    ],
+)
+def test_a_tool_named_in_code_is_a_call_written_out(text: str, written: list[str]) -> None:
+    assert writes_out(text, ["book_hotel", "other"]) == written

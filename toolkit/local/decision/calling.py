@@ -39,6 +39,7 @@ from toolkit.local.decision.grounding import (
     rules_out_extra_call,
     uses_given_values,
 )
+from toolkit.local.decision.mentions import writes_out
 from toolkit.local.decision.numbers import (
     known_numbers,
     leaves,
@@ -58,11 +59,12 @@ from toolkit.local.decision.retries import (
 from toolkit.local.decision.signals import name_probabilities
 from toolkit.local.decision.turn import (
     CallJudge,
+    folded,
     has_results,
     last_question,
     turn_start,
 )
-from toolkit.local.format.events import Event, Finished, ToolCallEvent
+from toolkit.local.format.events import ContentDelta, Event, Finished, ToolCallEvent
 from toolkit.local.format.grammar import call_opening, calls_grammar, written_call
 from toolkit.local.format.job import ChatJob, SamplingOptions
 from toolkit.local.format.json_scan import JsonScanner
@@ -103,6 +105,10 @@ class CallWriter:
     sound_tried: bool = False
     #: Whether the failed call :meth:`failure_retried` wrote again held a list as one value.
     retried_list: bool = False
+    #: Before any result, the likeliest rejected first call that states no number nobody
+    #: gave and shares a word with the user's: made when the text answer instead says
+    #: nothing (:meth:`_no_answer`).
+    unread_call: tuple[list[str], Any, list[dict]] | None = None
 
     if TYPE_CHECKING:  # the decoder this is mixed into provides these
 
@@ -229,8 +235,12 @@ class CallWriter:
             yield from self.checked_text()
             return
         if first is None:
-            yield from self.text(from_results=True)  # the answer is already in the results
-            return
+            text = list(self.text(from_results=True))  # the answer is already in the results
+            written = "".join(e.text for e in text if isinstance(e, ContentDelta))
+            first = self.unread_call if self._no_answer(turn, written) else None
+            if first is None:
+                yield from text
+                return
         first = self._with_results_in_place(turn, first)
         if turn.auto and turn.turn_calls and any(turn.writes_twice(c) for c in first[2]):
             yield from self.text(from_results=True)  # a step of nothing: the answer is there
@@ -288,6 +298,7 @@ class CallWriter:
     ) -> tuple[list[str], Any, list[dict]] | None:
         """The first call of the answer, or ``None`` when the answer should be text (with
         ``sound_only``: when no sound call is found, a rejected call is no fallback)."""
+        self.unread_call = None
         pieces, generation, found, doomed = self._attempt(
             self.tokens, grammar, turn.repeat_doom, names, self._likeliest_opening(turn, names)
         )
@@ -321,8 +332,11 @@ class CallWriter:
                     worded.append((p, tool))
                 given = uses_given_values(arguments_of(found[0]), turn.grounding, self.policy)
                 fits = given or turn.asks_for(tool, [])
-                if fits and not self._holds_unstated_number(turn, found[0]):
+                stated = not self._holds_unstated_number(turn, found[0])
+                if fits and stated:
                     fallbacks.append((given, p, -len(fallbacks), (pieces, generation, found)))
+                if self.unread_call is None and stated and turn.shares_words(found[0]):
+                    self.unread_call = (pieces, generation, found)
             others = sorted(
                 (p, n) for n, p in (self.names or {}).items() if n not in tried and p >= floor
             )
@@ -330,6 +344,8 @@ class CallWriter:
                 # A rejected call is made only before any result, and not when it is to be
                 # sound or nothing (the model preferred text).
                 fall_back = not has_results(self.job.messages) and not sound_only
+                if not (fall_back and self.policy.unread_text_calls):
+                    self.unread_call = None
                 if fall_back and any(f[0] for f in fallbacks):
                     return max(fallbacks)[3]
                 reworded = self._in_their_words(turn, max(worded)[1]) if worded else None
@@ -350,6 +366,17 @@ class CallWriter:
             )
             tried |= {turn.doomed_name} - {None}
         return pieces, generation, found
+
+    def _no_answer(self, turn: CallJudge, text: str) -> bool:
+        """Whether a text answer, given when every call was rejected, answers nothing: it
+        writes the call out in code (:func:`~toolkit.local.decision.mentions.writes_out`) or
+        copies the question ("Answer: get unique identifier for …?"). The rejected call it
+        stands for (:attr:`unread_call`) is made then (:attr:`~ToolPolicy.unread_text_calls`)."""
+        if self.unread_call is None:
+            return False
+        said = re.sub(r"(?i)^\s*answer\s*:\s*", "", text)
+        echo = bool(said) and folded(said) == folded(turn.question)
+        return echo or bool(writes_out(text, self.job.tool_names))
 
     def _holds_unstated_number(self, turn: CallJudge, call: dict[str, Any]) -> bool:
         """Whether a call holds, once its optional guesses are left out, a number nobody

@@ -48,7 +48,7 @@ import numpy as np
 from toolkit.errors import PromptError
 from toolkit.local.decision.calling import CallWriter
 from toolkit.local.decision.grounding import conversation_text
-from toolkit.local.decision.mentions import named_tools
+from toolkit.local.decision.mentions import named_tools, writes_out
 from toolkit.local.decision.numbers import (
     known_numbers,
     magnitude,
@@ -326,6 +326,9 @@ class _Decoder(CallWriter, PlanWriter):
             if foreign:
                 text = before
         reason = reason or generation.finish_reason or "stop"
+        if self._writes_call_out(text):
+            yield from self.calls(None)  # the call, written out in a form no parser reads
+            return
         if self._describes_call(text):
             self.kept_text = (text, reason)  # the answer, should no sound call be found
             yield from self.calls(None, sound_only=True)
@@ -333,6 +336,17 @@ class _Decoder(CallWriter, PlanWriter):
         if text:
             yield ContentDelta(text)
         yield self._finished(reason, "text")
+
+    def _writes_call_out(self, text: str) -> bool:
+        """Before any result, and once per request: whether a text answer names an offered
+        tool in code (:func:`~toolkit.local.decision.mentions.writes_out`,
+        :attr:`~ToolPolicy.named_tool_calls`): the answer is decoded as calls then, as a
+        call written out in JSON is."""
+        if not self.policy.named_tool_calls or self.sound_tried:
+            return False
+        if has_results(self.job.messages):
+            return False
+        return bool(writes_out(text, self.job.tool_names))
 
     def _describes_call(self, text: str) -> bool:
         """Before any result, and once per request: whether a text answer names an offered

@@ -644,8 +644,9 @@ def unfounded_options(
     The small model fills optional parameters with guesses (``start_year=1789`` asked about
     Lincoln's presidency, ``mission="Mission 1"``); left out, the tool's own default applies
     instead of the guess. A choice the schema offers (``enum``) is a guess too when it is not
-    the default and the conversation never mentions it (:attr:`~ToolPolicy.unasked_choices`).
-    A required argument is never among them.
+    the default and the conversation never mentions it (:attr:`~ToolPolicy.unasked_choices`),
+    and so is a list or object that only holds the call's other values again. A required
+    argument is never among them.
 
     Args:
         arguments: The call's arguments.
@@ -666,8 +667,20 @@ def unfounded_options(
         and (
             ungrounded_values({key: value}, parameters, text, policy)
             or _unasked_choice(value, properties.get(key), text, policy)
+            or _copies_others(key, value, arguments)
         )
     ]
+
+
+def _copies_others(key: str, value: Any, arguments: Mapping[str, Any]) -> bool:
+    """Whether an optional list or object holds only values the call's other arguments hold:
+    ``deck=[{"rank": "Queen", "suit": "Hearts"}]`` beside ``rank="Queen", suit="Hearts"`` is
+    the model filling a slot with what it already wrote, not a deck anyone gave."""
+    if not isinstance(value, (list, Mapping)):
+        return False
+    own = [_spelled(v) for v in leaves(value) if not isinstance(v, bool)]
+    others = {_spelled(v) for k, v in arguments.items() if k != key for v in leaves(v)}
+    return bool(own) and all(v in others for v in own)
 
 
 def _unasked_choice(value: Any, schema: Any, text: str, policy: ToolPolicy) -> bool:

@@ -12,7 +12,9 @@ conversation gave: :meth:`~toolkit.local.decision.calling.CallWriter.calls` with
 A tool is named by its name as the tools give it ("uber.ride"), with dots for underscores or
 underscores for dots, or by its name's last dotted part when that part is no plain word
 ("fetch_data" of "employee.fetch_data", "listExports"): "get" or "search" alone is the
-language, not a tool.
+language, not a tool. A text that names a tool in code (a fenced block, markup tags, a JSON
+string after a bracket: :func:`writes_out`) is the call written out in a form the parser cannot
+read; the decoder decodes calls then, as for a call written out in JSON.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["named_tools"]
+__all__ = ["named_tools", "writes_out"]
 
 
 def _spellings(name: str) -> list[str]:
@@ -61,3 +63,32 @@ def named_tools(text: str, tool_names: Iterable[str]) -> list[str]:
                 found.append(name)
                 break
     return found
+
+
+#: Code around a name: a fenced block, a markup tag, or a JSON list or object it opens.
+_CODE = re.compile(r"```|</?[A-Za-z][\w-]*>")
+
+
+def writes_out(text: str, tool_names: Iterable[str]) -> list[str]:
+    """The offered tools a text answer names in code: inside a fenced block or markup tags
+    ("Answer: <function-name>get_service_id</function-name>"), or as a JSON string after a
+    bracket or a comma (``["calculate_compounded_interest", ...``). Such a text is the call
+    written out in a form the parser cannot read, not an answer.
+
+    Args:
+        text: A text answer.
+        tool_names: The offered tools' names.
+
+    Returns:
+        The names of the tools written out, in the order given.
+    """
+    named = named_tools(text, tool_names)
+    if not named:
+        return []
+    if _CODE.search(text):
+        return named
+    return [
+        name
+        for name in named
+        if any(re.search(r"[\[{,:]\s*\"" + spelling + '"', text) for spelling in _spellings(name))
+    ]

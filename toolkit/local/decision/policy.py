@@ -264,6 +264,12 @@ class ToolPolicy:
             default and that the conversation never mentions (``unit="seconds"`` for
             "check whether docker is installed"). On the BFCL dev cases' optional choices, 70
             of the 79 unmentioned ones accept the argument left out.
+        unread_text_calls: Before any result, when every call the model would make was
+            rejected and its text answer says nothing — the call written out in code
+            ("Answer: <function-name>get_service_id</function-name>") or the question copied
+            — the likeliest rejected call is made instead, when it states no number nobody
+            gave and a text value of it holds a word of the question
+            (``execute("taskkill /F /IM firefox.exe")`` for "close firefox using taskkill").
         value_forms: Write a call's values in the forms their parameters take
             (:mod:`~toolkit.local.decision.forms`): a percentage the conversation states is a
             fraction in a ``number`` parameter unless its description says percent
@@ -355,7 +361,10 @@ class ToolPolicy:
             (:func:`~toolkit.local.decision.mentions.named_tools`) gives way to a call of the
             tools, made only when it is sound — no repeat, every value one the conversation
             gave — and otherwise the text stands: the small model describes the call it
-            should make ("Mark the function as "ThinQ_Connect" and call it …").
+            should make ("Mark the function as "ThinQ_Connect" and call it …"). A text that
+            names one in code (a fenced block, markup tags, a JSON string after a bracket:
+            :func:`~toolkit.local.decision.mentions.writes_out`) is decoded as calls, as a
+            call written out in JSON is.
         stated_numbers_fallback: Before any result, when every call the model would make
             was rejected for values nobody gave, the likeliest one is still made when it
             uses a value the user gave or the question names its tool — but not when, its
@@ -405,6 +414,7 @@ class ToolPolicy:
     own_words: bool = True
     leave_out_guesses: bool = True
     value_forms: bool = True
+    unread_text_calls: bool = True
     unasked_choices: bool = True
     values_keep_places: bool = True
     user_words: bool = True

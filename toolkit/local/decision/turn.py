@@ -62,6 +62,7 @@ __all__ = [
     "all_failed",
     "asked_for",
     "failed",
+    "folded",
     "has_results",
     "is_error",
     "last_question",
@@ -593,6 +594,13 @@ class CallJudge:
         function = {**call["function"], "arguments": json.dumps(kept, ensure_ascii=False)}
         return {**call, "function": function}
 
+    def shares_words(self, call: dict[str, Any]) -> bool:
+        """Whether a text value of the call holds a word of three letters or more that the
+        user's question says ("taskkill" of ``"taskkill /F /IM firefox.exe"``)."""
+        question = set(re.findall(r"[^\W_]{3,}", self.question.casefold()))
+        values = [v for v in leaves(arguments_of(call)) if isinstance(v, str)]
+        return any(w in question for v in values for w in re.findall(r"[^\W_]{3,}", v.casefold()))
+
     def optional_guess(self, tool: str | None, key: str | None) -> bool:
         """Whether a value being written under ``key`` is one :meth:`without_guesses` would
         leave out if nobody gave it: the argument is optional, the model chose to call and
@@ -668,3 +676,9 @@ class CallJudge:
             return None
         failures = [r is None or is_error(r) for r in self.turn_results]
         return failed_step_to_resume(self.turn_calls, self.turn_results, failures)
+
+
+def folded(text: str) -> str:
+    """The text's letters and digits only, case-folded (a copy of the question is found
+    however it is punctuated)."""
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
