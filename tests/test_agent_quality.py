@@ -1159,3 +1159,64 @@ def test_a_call_of_numbers_nobody_stated_is_not_made(local_server) -> None:
 def test_a_call_of_the_numbers_the_user_stated_is_made(local_server) -> None:
     calls = _sdk_calls(local_server, "How long does a 120 km trip take at 80 km/h?", _TRAVEL_TIME)
     assert calls == [{"distance_km": 120, "speed_kmh": 80}], calls
+
+
+# -- 30. values in the forms their parameters take, and a text answer that says nothing
+
+_LOAN = _function(
+    "loan_payment",
+    "Calculate the monthly payment of a loan.",
+    {
+        "principal": {"type": "number", "description": "The amount borrowed."},
+        "annual_rate": {"type": "number", "description": "The yearly interest rate."},
+        "years": {"type": "integer", "description": "The term in years."},
+    },
+    ["principal", "annual_rate", "years"],
+)
+_LOAN_IN_PERCENT = _function(
+    "loan_payment",
+    "Calculate the monthly payment of a loan.",
+    {
+        "principal": {"type": "number", "description": "The amount borrowed."},
+        "annual_rate": {"type": "number", "description": "The yearly interest rate in percent."},
+        "years": {"type": "integer", "description": "The term in years."},
+    },
+    ["principal", "annual_rate", "years"],
+)
+_RUN = _function(
+    "run_command",
+    "Run a command in the Windows command prompt.",
+    {
+        "command": {"type": "string", "description": "The command line to run."},
+        "shell": {
+            "type": "string",
+            "description": "The shell to run it in.",
+            "enum": ["cmd", "powershell"],
+            "default": "powershell",
+        },
+    },
+    ["command"],
+)
+
+
+def test_a_percentage_is_written_as_the_rate_parameter_takes_it(local_server) -> None:
+    question = "What is the monthly payment on a $20000 loan at 6% a year over 4 years?"
+    calls = _sdk_calls(local_server, question, _LOAN)
+    assert calls == [{"principal": 20000, "annual_rate": 0.06, "years": 4}], calls
+    # a description that says percent keeps the number stated
+    calls = _sdk_calls(local_server, question, _LOAN_IN_PERCENT)
+    assert calls == [{"principal": 20000, "annual_rate": 6, "years": 4}], calls
+
+
+def test_a_choice_nobody_asked_for_is_left_to_the_tool(local_server) -> None:
+    # The model writes shell="cmd": a choice nobody asked for, not the tool's default.
+    calls = _sdk_calls(local_server, "show the files in my documents folder with dir", _RUN)
+    assert calls and all(call.get("shell", "powershell") == "powershell" for call in calls), calls
+    assert all("dir" in call["command"] for call in calls), calls
+
+
+def test_a_text_answer_that_only_writes_the_call_out_gives_way_to_the_call(
+    local_server,
+) -> None:
+    calls = _sdk_calls(local_server, "close firefox using taskkill command", _RUN)
+    assert len(calls) == 1 and "taskkill" in calls[0]["command"], calls

@@ -280,6 +280,8 @@ def test_an_optional_choice_nobody_asked_for_is_left_out() -> None:
     assert left_out("Events of Lincoln's presidency?", "foreign") == ["scope"]
     assert left_out("Foreign events of Lincoln's presidency?", "foreign") == []
     assert left_out("Events of Lincoln's presidency?", "domestic") == []  # the default
+    # a question in another script may ask for it in its words ("外交")
+    assert left_out("林肯任内的外交大事？", "foreign") == []
     # a word of the choice in another form asks for it
     level = {"type": "object", "properties": {"level": {"type": "string", "enum": ["detailed"]}}}
     text = conversation_text([{"role": "user", "content": "Theft punishments in detail?"}])

@@ -29,6 +29,7 @@ from toolkit.local.decision.numbers import (
     numbers_for_calls,
     ungrounded_numbers,
 )
+from toolkit.local.decision.phrases import other_scripts
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.wire import content_text
 
@@ -685,13 +686,16 @@ def _copies_others(key: str, value: Any, arguments: Mapping[str, Any]) -> bool:
 
 def _unasked_choice(value: Any, schema: Any, text: str, policy: ToolPolicy) -> bool:
     """Whether an optional value is one of its parameter's offered choices (``enum``) that is
-    not the default and that the conversation never mentions, in any form of its words: the
-    model picked it (``unit="seconds"`` for "check whether docker is installed";
+    not the default and that the conversation never mentions, in any form of its words, nor
+    may say in another script ("华氏度" for "fahrenheit"): the model picked it
+    (``unit="seconds"`` for "check whether docker is installed";
     :attr:`~ToolPolicy.unasked_choices`)."""
     if not policy.unasked_choices or not isinstance(value, str) or not isinstance(schema, Mapping):
         return False
     if value not in (schema.get("enum") or []) or value == schema.get("default"):
         return False
+    if other_scripts(value, text):
+        return False  # the user's word in another script may be the choice translated
     return not _mentioned(_spelled(value), text, policy.word_share) and not _said_in_a_form(
         _spelled(value), text
     )

@@ -25,6 +25,7 @@ __all__ = [
     "MAX_WORDS",
     "conversation_phrases",
     "in_another_script",
+    "other_scripts",
     "slip_of",
 ]
 
@@ -48,6 +49,20 @@ _LATIN = re.compile(r"[A-Za-z\u00C0-\u024F]")
 def _scripts(text: str) -> set[str]:
     scripts = (("latin", _LATIN), ("spaceless", _RUN))
     return {name for name, letters in scripts if letters.search(text)}
+
+
+def other_scripts(value: str, text: str) -> bool:
+    """Whether the text uses a script the value does not: "fahrenheit" asked for as "华氏度"
+    may be the user's word translated.
+
+    Args:
+        value: A text value of a call.
+        text: The conversation's text.
+
+    Returns:
+        True when a script of the text is none of the value's.
+    """
+    return bool(_scripts(text) - _scripts(value))
 
 
 def in_another_script(value: str, text: str) -> bool:
