@@ -1163,26 +1163,20 @@ def test_a_call_of_the_numbers_the_user_stated_is_made(local_server) -> None:
 
 # -- 30. values in the forms their parameters take, and a text answer that says nothing
 
-_LOAN = _function(
-    "loan_payment",
-    "Calculate the monthly payment of a loan.",
-    {
-        "principal": {"type": "number", "description": "The amount borrowed."},
-        "annual_rate": {"type": "number", "description": "The yearly interest rate."},
-        "years": {"type": "integer", "description": "The term in years."},
-    },
-    ["principal", "annual_rate", "years"],
-)
-_LOAN_IN_PERCENT = _function(
-    "loan_payment",
-    "Calculate the monthly payment of a loan.",
-    {
-        "principal": {"type": "number", "description": "The amount borrowed."},
-        "annual_rate": {"type": "number", "description": "The yearly interest rate in percent."},
-        "years": {"type": "integer", "description": "The term in years."},
-    },
-    ["principal", "annual_rate", "years"],
-)
+
+def _loan(rate: str) -> dict:
+    return _function(
+        "loan_payment",
+        "Calculate the monthly payment of a loan.",
+        {
+            "principal": {"type": "number", "description": "The amount borrowed."},
+            "annual_rate": {"type": "number", "description": rate},
+            "years": {"type": "integer", "description": "The term in years."},
+        },
+        ["principal", "annual_rate", "years"],
+    )
+
+
 _RUN = _function(
     "run_command",
     "Run a command in the Windows command prompt.",
@@ -1201,10 +1195,10 @@ _RUN = _function(
 
 def test_a_percentage_is_written_as_the_rate_parameter_takes_it(local_server) -> None:
     question = "What is the monthly payment on a $20000 loan at 6% a year over 4 years?"
-    calls = _sdk_calls(local_server, question, _LOAN)
+    calls = _sdk_calls(local_server, question, _loan("The yearly interest rate."))
     assert calls == [{"principal": 20000, "annual_rate": 0.06, "years": 4}], calls
     # a description that says percent keeps the number stated
-    calls = _sdk_calls(local_server, question, _LOAN_IN_PERCENT)
+    calls = _sdk_calls(local_server, question, _loan("The yearly interest rate in percent."))
     assert calls == [{"principal": 20000, "annual_rate": 6, "years": 4}], calls
 
 

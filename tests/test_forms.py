@@ -102,6 +102,8 @@ def test_a_span_loses_the_words_another_argument_or_the_parameter_holds(
             "stay at Hotel Le Bristol Paris, in Paris",
         ),
         ({"city": "Salt Lake City"}, "flights to Salt Lake City"),
+        # a name of several words names no kind of its value
+        ({"field_of_law": "constitutional law"}, "top cases in constitutional law"),
         # a value the user quotes
         ({"title": "Ocean major", "mode": "major"}, "play 'Ocean major' in a major key"),
         # a comma joins parts of one value

@@ -129,13 +129,14 @@ def _words(text: str) -> list[str]:
 
 
 def _name_words(key: str) -> set[str]:
-    """The last word of a parameter's name and its singular: ``"county"`` of ``county``,
-    ``"finish"`` of ``finish``, ``"name"`` of ``act_name``."""
+    """A one-word parameter name and its singular: ``"county"`` of ``county``, ``"finish"``
+    of ``finish``. A name of several words names no kind of its value: "constitutional law"
+    is a ``field_of_law`` whole."""
     parts = re.sub(r"([a-z])([A-Z])", r"\1 \2", key).replace("_", " ").replace("-", " ").split()
-    if not parts:
+    if len(parts) != 1:
         return set()
-    last = parts[-1].casefold()
-    return {last, last[:-1]} if last.endswith("s") and len(last) > 3 else {last}
+    word = parts[0].casefold()
+    return {word, word[:-1]} if word.endswith("s") and len(word) > 3 else {word}
 
 
 def _quoted(value: str, text: str) -> bool:

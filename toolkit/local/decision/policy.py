@@ -274,10 +274,10 @@ class ToolPolicy:
             (:mod:`~toolkit.local.decision.forms`): a percentage the conversation states is a
             fraction in a ``number`` parameter unless its description says percent
             ("an annual interest rate of 5%" is ``interest_rate=0.05``), and a text value
-            loses the words at its end that another argument holds or that name the
-            parameter, when the text writes them in lower case or as a number ("Criminal
-            Law Amendment Act of 2013" beside ``amendment_year=2013``, "Santa Clara county"
-            for ``county``).
+            loses the words at its end that another argument holds or that are the
+            parameter's one-word name, when the text writes them in lower case or as a
+            number ("Criminal Law Amendment Act of 2013" beside ``amendment_year=2013``,
+            "Santa Clara county" for ``county``).
         values_keep_places: One more call of a tool that only takes values its earlier calls
             of the answer took, one of them under another parameter, is not made
             (:func:`~toolkit.local.decision.grounding.moves_values`):
