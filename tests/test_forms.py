@@ -102,6 +102,8 @@ def test_a_span_loses_the_words_another_argument_or_the_parameter_holds(
             "stay at Hotel Le Bristol Paris, in Paris",
         ),
         ({"city": "Salt Lake City"}, "flights to Salt Lake City"),
+        # the name's own word is in capitals, though the text has it in lower case elsewhere
+        ({"lake": "Crater Lake"}, "Which lake is deeper, Lake Tahoe or Crater Lake?"),
         # a name of several words names no kind of its value
         ({"field_of_law": "constitutional law"}, "top cases in constitutional law"),
         # a value the user quotes

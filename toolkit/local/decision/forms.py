@@ -145,14 +145,16 @@ def _quoted(value: str, text: str) -> bool:
     return re.search(rf"['\"‘“«]{escaped}['\"’”»]", text, re.I) is not None
 
 
-def _lower_in_text(words: list[str], text: str) -> bool:
-    """Whether the text writes these words in lower case (or they are numbers): "major" in
-    "C sharp major", "2013" — not a proper name such as "Paris"."""
-    phrase = " ".join(words)
+def _lower_at_end(value: str, words: list[str], text: str) -> bool:
+    """Whether the value's last words are numbers, or lower case where the text writes the
+    value ("major" of "C sharp major", "county" of "Santa Clara county") — not a proper
+    name's ("Lake" of "Crater Lake", though the text says "which lake" elsewhere)."""
     if all(re.fullmatch(r"[\d.,]+", w) for w in words):
         return True
-    found = re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text, re.I)
-    return found is not None and found.group(0) == found.group(0).lower()
+    found = re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text, re.I)
+    written = found.group(0) if found is not None else value
+    end = " ".join(written.split()[-len(words) :])
+    return end.casefold() == " ".join(words).casefold() and end == end.lower()
 
 
 def _trim_end(value: str, tail: list[str]) -> str | None:
@@ -228,11 +230,12 @@ def without_other_spans(
             if other == key or isinstance(held, bool) or not isinstance(held, (str, int, float)):
                 continue
             tail = _words(str(held))
-            if not tail or len(tail) >= len(_words(trimmed)) or not _lower_in_text(tail, text):
+            if not tail or len(tail) >= len(_words(trimmed)):
                 continue
-            trimmed = _trim_end(trimmed, tail) or trimmed
+            if _lower_at_end(trimmed, tail, text):
+                trimmed = _trim_end(trimmed, tail) or trimmed
         for word in _name_words(key):
-            if _lower_in_text([word], text):  # "Santa Clara county", not "Salt Lake City"
+            if _lower_at_end(trimmed, [word], text):  # "Santa Clara county", not "Crater Lake"
                 trimmed = _trim_end(trimmed, [word]) or trimmed
         if trimmed != value:
             written[key] = trimmed
