@@ -63,6 +63,7 @@ from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import answer_messages, build_prompt, results_nudge
 from toolkit.local.decision.signals import NOT_TEXT_STARTS, name_probabilities, text_probability
 from toolkit.local.decision.turn import (
+    folded,
     has_results,
     last_question,
     results_combined,
@@ -313,7 +314,7 @@ class _Decoder(CallWriter, PlanWriter):
         self.used += generation.completion_tokens
         before = text[: leaked.start()].strip() if leaked else ""
         text = text.strip()
-        echo = bool(text) and _folded(text) == _folded(last_question(self.job.messages))
+        echo = bool(text) and folded(text) == folded(last_question(self.job.messages))
         if leaked or echo or self._invents_numbers(text):
             self.measure_names()
             p_name = 1.0 if self.p_name is None else self.p_name
@@ -342,20 +343,21 @@ class _Decoder(CallWriter, PlanWriter):
         tool in code (:func:`~toolkit.local.decision.mentions.writes_out`,
         :attr:`~ToolPolicy.named_tool_calls`): the answer is decoded as calls then, as a
         call written out in JSON is."""
-        if not self.policy.named_tool_calls or self.sound_tried:
-            return False
-        if has_results(self.job.messages):
-            return False
-        return bool(writes_out(text, self.job.tool_names))
+        return self._reads_mentions() and bool(writes_out(text, self.job.tool_names))
 
     def _describes_call(self, text: str) -> bool:
         """Before any result, and once per request: whether a text answer names an offered
         tool (:attr:`~ToolPolicy.named_tool_calls`), the call it describes not yet tried."""
-        if not self.policy.named_tool_calls or self.sound_tried:
-            return False
-        if has_results(self.job.messages):
-            return False
-        return bool(named_tools(text, self.job.tool_names))
+        return self._reads_mentions() and bool(named_tools(text, self.job.tool_names))
+
+    def _reads_mentions(self) -> bool:
+        """Whether a text answer's mentions of tools are read: before any result, once per
+        request (:attr:`~ToolPolicy.named_tool_calls`)."""
+        return (
+            self.policy.named_tool_calls
+            and not self.sound_tried
+            and not has_results(self.job.messages)
+        )
 
     def _invents_numbers(self, text: str) -> bool:
         """Before any tool result: whether the text states a number nobody gave."""
@@ -386,9 +388,9 @@ class _Decoder(CallWriter, PlanWriter):
         events = list(self.text(from_results=True, any_numbers=True))
         answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
         asked = last_question(self.job.messages).strip()
-        question = _folded(asked)
+        question = folded(asked)
         ends: list[str] = []
-        if len(question) >= _ECHO and _folded(answer).startswith(question):
+        if len(question) >= _ECHO and folded(answer).startswith(question):
             # The question copied out is no answer: written again, neither opening nor
             # ending as the question does.
             ends = [asked[:_ECHO], asked.rstrip("?？!！。. ")[-_ECHO:], "?", "？"]
@@ -555,7 +557,3 @@ def _states(answer: str, spellings: Sequence[str]) -> bool:
     """Whether an answer states one of a number's spellings (by value, without its sign)."""
     values = {magnitude(s) for s in spellings}
     return any(magnitude(n) in values for n in said_numbers(answer))
-
-
-def _folded(text: str) -> str:
-    return "".join(ch for ch in text.casefold() if ch.isalnum())

@@ -197,14 +197,14 @@ def without_other_spans(
     arguments: Mapping[str, Any], parameters: Mapping[str, Any] | None, text: str
 ) -> dict[str, Any]:
     """A call's top-level text values without the words that another argument holds or that
-    name the parameter itself, and without a leading article the text writes in lower case
+    are the parameter's one-word name, and without a leading article the text writes in lower case
     ("The theory of relativity" for "the theory of relativity").
 
     "Criminal Law Amendment Act of 2013" beside ``amendment_year=2013`` is
     ``act_name="Criminal Law Amendment Act"``; "C sharp major" beside ``scale_type="major"`` is
     ``key="C sharp"``; "Santa Clara county" for ``county`` is "Santa Clara". The words are taken
-    off only at the value's end and only when the text writes them in lower case or as a
-    number — a proper name holds a place's name ("Hotel Le Bristol Paris" beside
+    off only at the value's end and only when they are numbers or lower case where the text
+    writes the value — a proper name holds a place's name ("Hotel Le Bristol Paris" beside
     ``location="Paris"``, "Salt Lake City" for ``city``) — and a value
     the text quotes as it stands is kept whole. A comma-joined part ("New York, NY") is never
     taken off.
