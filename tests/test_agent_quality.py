@@ -1214,3 +1214,24 @@ def test_a_text_answer_that_only_writes_the_call_out_gives_way_to_the_call(
 ) -> None:
     calls = _sdk_calls(local_server, "close firefox using taskkill command", _RUN)
     assert len(calls) == 1 and "taskkill" in calls[0]["command"], calls
+
+
+# 31. A total asked for, answered in text: "in total", "比……长多少" after the lookups.
+
+
+def test_a_difference_asked_after_the_lookups_is_computed_not_recited(local_server) -> None:
+    question = "云河桥比新港桥长多少米？"
+    steps = [(get_bridge, {"bridge": "云河桥"}), (get_bridge, {"bridge": "新港桥"})]
+    written = _written(local_server, _tried(question, steps), [get_bridge, subtract_numbers])
+    assert written == [("subtract_numbers", {"a": 1320, "b": 480})], written
+
+
+def test_a_total_asked_after_the_lookups_is_computed_not_recited(local_server) -> None:
+    question = "How many minutes do the Harbour Ferry and the Island Ferry crossings take in total?"
+    steps = [(get_ferry, {"ferry": "Harbour Ferry"}), (get_ferry, {"ferry": "Island Ferry"})]
+    written = _written(local_server, _tried(question, steps), [get_ferry, add_numbers])
+    assert written == [("add_numbers", {"a": 40, "b": 55})], written
+    # asked for each value, the answer states them: no sum is made
+    question = "How many minutes does each crossing take, the Harbour Ferry's and the Island's?"
+    written = _written(local_server, _tried(question, steps), [get_ferry, add_numbers])
+    assert written == [], written

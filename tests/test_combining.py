@@ -19,6 +19,7 @@ from toolkit.local.decision.combining import (
     agreed_combination,
     arithmetic_calls,
     asks_average,
+    asks_combination,
     combining_text,
     is_arithmetic,
     looked_up,
@@ -252,3 +253,23 @@ def test_an_average_is_asked_in_either_language():
     assert asks_average(AVERAGE)
     assert asks_average([{"role": "user", "content": "三个仓库平均每个有多少箱？"}])
     assert not asks_average(SEATS)
+
+
+def test_a_question_asks_for_its_values_combined_by_its_words() -> None:
+    for question in (
+        "How many kilograms of honey is that in total?",
+        "How many years older is Anna than Ben?",
+        "What is the sum of the two prices?",
+        "黑水船闸的落差比芬尼克船闸大多少米？",
+        "三座盐矿的平均深度是多少米？",
+        "两段船一共要坐多少分钟？",
+    ):
+        assert asks_combination(question), question
+    for question in (
+        "蓟绒养蜂场和蕨岭养蜂场各有多少个蜂箱？",
+        "Which is deeper, Lake Tahoe or Crater Lake?",
+        "哪一座的年产盐量更高？",
+        "公司总部在哪里？",
+        "How much does the Wrenfield honey cost?",
+    ):
+        assert not asks_combination(question), question

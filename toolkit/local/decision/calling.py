@@ -123,8 +123,10 @@ class CallWriter:
         def _stated_numbers(self) -> list[str] | None: ...
 
         def combined_steps(
-            self, chosen: Sequence[Mapping[str, Any]] = ()
+            self, chosen: Sequence[Mapping[str, Any]] = (), *, asked: bool = False
         ) -> list[tuple[str, dict[str, Any]]] | None: ...
+
+        def asked_combination(self) -> list[tuple[str, dict[str, Any]]] | None: ...
 
         def written_calls(self, calls: list[tuple[str, dict[str, Any]]]) -> Iterator[Event]: ...
 
@@ -234,6 +236,9 @@ class CallWriter:
         if first is None and sound_only:
             yield from self.checked_text()
             return
+        if first is None and turn.auto and (combined := self.asked_combination()):
+            yield from self.written_calls(combined)  # the total the question asks for
+            return
         if first is None:
             text = list(self.text(from_results=True))  # the answer is already in the results
             written = "".join(e.text for e in text if isinstance(e, ContentDelta))
@@ -243,7 +248,9 @@ class CallWriter:
                 return
         first = self._with_results_in_place(turn, first)
         if turn.auto and turn.turn_calls and any(turn.writes_twice(c) for c in first[2]):
-            yield from self.text(from_results=True)  # a step of nothing: the answer is there
+            # A step of nothing: the answer is there, or the total the question asks for.
+            combined = self.asked_combination()
+            yield from self.written_calls(combined) if combined else self.text(from_results=True)
             return
         if turn.auto and (planned := self.combined_steps(first[2])):
             yield from self.written_calls(planned)  # looked-up values, combined as planned

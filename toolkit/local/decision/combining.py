@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit.local.decision.arithmetic import Plan, Tools, agreeing, parsed_plan
+from toolkit.local.decision.comparison import LARGER_SMALLER_EN, LARGER_SMALLER_ZH
 from toolkit.local.decision.grounding import arguments_of
 from toolkit.local.decision.numbers import (
     is_number,
@@ -44,6 +45,7 @@ __all__ = [
     "agreed_combination",
     "arithmetic_calls",
     "asks_average",
+    "asks_combination",
     "combining_text",
     "is_arithmetic",
     "looked_up",
@@ -67,6 +69,18 @@ COMBINING_PROMPTS = (
 #: A question that asks for an average: the count of the looked-up values is then a number
 #: the expression may use.
 _AVERAGE = re.compile(r"\b(?:average|mean)\b|平均|均值", re.IGNORECASE)
+#: A question that asks for the looked-up values combined: a total, an average, a difference,
+#: a ratio ("in total", "how much deeper … than", "一共", "比……大多少", "几倍"). Words of one
+#: value's own ("总部", headquarters; "总是", always) are not totals.
+_COMBINATION = re.compile(
+    r"(?<![a-z])(?:totals?|in all|altogether|all together|combined|sum|add(?:s|ed)? up|"
+    r"together|average|mean|difference|differ|ratio|by how much|how many times)(?![a-z])"
+    rf"|(?<![a-z])how (?:much|many)(?: [a-z]+)? (?:{LARGER_SMALLER_EN})(?![a-z])"
+    r"|总(?![部统是结理监经裁督局])|一共|共计|合计|加起来|加在一起|之和|平均|均值|相差|差值|"
+    r"差多少|多少倍|几倍"
+    rf"|比[^，。？?,.!！]{{1,30}}?(?:{LARGER_SMALLER_ZH})了?(?:多少|几)",
+    re.IGNORECASE,
+)
 #: The most states a grammar may have (the numbers' use counts, multiplied, times four).
 _MOST_STATES = 4096
 
@@ -259,6 +273,22 @@ def asks_average(messages: Sequence[Mapping[str, Any]]) -> bool:
         True for "average", "mean", "平均", "均值".
     """
     return _AVERAGE.search(last_question(messages)) is not None
+
+
+def asks_combination(question: str) -> bool:
+    """Whether a question asks for its looked-up values combined, not stated one by one.
+
+    "How many kilograms of honey is that in total?", "黑水船闸的落差比芬尼克船闸大多少米？",
+    "三座盐矿的平均深度": yes. "各有多少个蜂箱？", "Which is deeper?": no — each value is the
+    answer, or their order (:mod:`toolkit.local.decision.comparison`).
+
+    Args:
+        question: The user's question.
+
+    Returns:
+        True when it asks for a total, an average, a difference or a ratio.
+    """
+    return _COMBINATION.search(question) is not None
 
 
 def combining_text(lookups: Lookups) -> str:

@@ -29,7 +29,7 @@ from toolkit.local.decision.records import label_words, labelled_numbers
 from toolkit.local.decision.turn import failed, last_question, turn_start
 from toolkit.wire import content_text
 
-__all__ = ["asked_order", "comparison"]
+__all__ = ["LARGER_SMALLER_EN", "LARGER_SMALLER_ZH", "asked_order", "comparison"]
 
 #: English words asking for the larger value, then for the smaller one (comparative and
 #: superlative forms).
@@ -93,6 +93,11 @@ def _alternatives(words: str) -> str:
     """A regex alternation of the words, the longest first ("暖和" before "暖")."""
     return "|".join(sorted(words.split(), key=len, reverse=True))
 
+
+#: The comparison words of each language as one regex alternation (a difference asked for:
+#: "how much deeper", "比……大多少").
+LARGER_SMALLER_EN = _alternatives(f"{_LARGER_EN} {_SMALLER_EN}")
+LARGER_SMALLER_ZH = _alternatives(f"{_LARGER_ZH} {_SMALLER_ZH}")
 
 _EN = re.compile(
     rf"(?<![a-z])(?:(?P<larger>{_alternatives(_LARGER_EN)})|(?P<smaller>{_alternatives(_SMALLER_EN)}))"

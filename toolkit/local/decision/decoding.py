@@ -192,6 +192,8 @@ def answer(
         ):
             if job.text_schema is not None:
                 yield from decoder.text(from_results=answered)  # the response format's JSON
+            elif answered and (combined := decoder.asked_combination()):
+                yield from decoder.written_calls(combined)  # the total the question asks for
             elif answered:  # a last step that combined the results has the answer's
                 known = decoder.last_result() if results_combined(job.messages) else None
                 yield from decoder.final_answer(stated=known)

@@ -28,6 +28,7 @@ from toolkit.local.decision.combining import (
     agreed_combination,
     arithmetic_calls,
     asks_average,
+    asks_combination,
     combining_text,
     is_arithmetic,
     looked_up,
@@ -86,7 +87,7 @@ class PlanWriter:
         return due
 
     def combined_steps(
-        self, chosen: Sequence[Mapping[str, Any]] = ()
+        self, chosen: Sequence[Mapping[str, Any]] = (), *, asked: bool = False
     ) -> list[tuple[str, dict[str, Any]]] | None:
         """The calls that combine this turn's looked-up values, read from the expression the
         model writes over them (:mod:`toolkit.local.decision.combining`,
@@ -101,6 +102,10 @@ class PlanWriter:
         Args:
             chosen: The calls the model wrote for its next step, before any arithmetic call
                 of the turn.
+            asked: The model would answer in text and the question asks for the values
+                combined (:func:`~toolkit.local.decision.combining.asks_combination`,
+                :attr:`~ToolPolicy.combine_when_asked`): the plan is read though the model
+                chose no arithmetic call.
 
         Returns:
             The plan's next calls; ``[]`` once its last step has a result; ``None`` when the
@@ -113,7 +118,7 @@ class PlanWriter:
         if tools is None:
             return None
         made, results = arithmetic_calls(self.job.messages, tools)
-        if not made and not (chosen and all(is_arithmetic(c, tools) for c in chosen)):
+        if not made and not asked and not (chosen and all(is_arithmetic(c, tools) for c in chosen)):
             return None
         if made and results_combined(self.job.messages) and not asks_average(self.job.messages):
             return None  # the last step combined every value: its result is the answer's
@@ -133,6 +138,17 @@ class PlanWriter:
         if due and not self.job.parallel_tool_calls:
             return due[:1]
         return due
+
+    def asked_combination(self) -> list[tuple[str, dict[str, Any]]] | None:
+        """The calls that combine this turn's looked-up values when the model would answer in
+        text but the question asks for their total, average, difference or ratio
+        (:attr:`~ToolPolicy.combine_when_asked`): "How many kilograms is that in total?"
+        answered by two lookups, which the small model answers with the first one's."""
+        if not self.policy.combine_when_asked:
+            return None
+        if not asks_combination(last_question(self.job.messages)):
+            return None
+        return self.combined_steps(asked=True)
 
     def _expression(self, instruction: str, question: str, grammar: str) -> str:
         """The question as one arithmetic expression, greedy under ``grammar`` (the same

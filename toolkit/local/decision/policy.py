@@ -99,6 +99,8 @@ probabilities at a few points, and on what the conversation already says:
    an arithmetic tool, it writes the question as one expression over the numbers of the
    question and of the results, each result's value used once; its operations are the
    calls (:attr:`ToolPolicy.combine_results`, :mod:`toolkit.local.decision.combining`).
+   The same holds when it would answer in text but the question asks for a total, an
+   average, a difference or a ratio (:attr:`ToolPolicy.combine_when_asked`).
 14. **A call described?** Before any result, a text answer that names an offered tool ("you
    can call the `ChaFod` function with …") is the call the model would make: it is tried, and
    made when it is sound (:attr:`ToolPolicy.named_tool_calls`,
@@ -352,6 +354,11 @@ class ToolPolicy:
             right (one over a wrong lookup), 4 wrong (a difference read as a sum, a record's
             other value, a price paired with the other weight, a number used twice) and 1
             made no plan.
+        combine_when_asked: The same plan is read when the model would answer in text once
+            the lookups have answered but the question asks for their total, average,
+            difference or ratio (:func:`~toolkit.local.decision.combining.asks_combination`:
+            "in total", "how much deeper", "一共", "比……大多少"): the small model answers
+            "How many kilograms is that in total?" with the first lookup's value.
         state_result: When the result that answers the question is known (a plan's last
             step) and the final answer does not state it, the answer is written again under
             a grammar that must state it before any other number (the small model, shown the
@@ -408,6 +415,7 @@ class ToolPolicy:
     listed_items: bool = True
     plan_arithmetic: bool = True
     combine_results: bool = True
+    combine_when_asked: bool = True
     state_result: bool = True
     named_tool_calls: bool = True
     stated_numbers_fallback: bool = True
