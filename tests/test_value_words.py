@@ -74,6 +74,30 @@ def test_whole_examples_are_borrowed_when_nobody_said_them(arguments, question, 
     assert borrowed_words(arguments, _LOCATION, _said(question), whole=True) == borrowed
 
 
+_OBSERVATORY = {
+    "properties": {
+        "observatory": {
+            "type": "string",
+            "description": 'The observatory\'s name, e.g. "Saltmarsh Observatory".',
+        }
+    }
+}
+
+
+def test_an_example_is_the_users_only_when_they_say_its_own_name():
+    # "observatory" is the parameter's kind: every value of it holds that word
+    question = "How high is the Kestrel Observatory?"
+    copied = borrowed_words(
+        {"observatory": "Saltmarsh Observatory"}, _OBSERVATORY, _said(question), whole=True
+    )
+    assert copied == ["Saltmarsh"]
+    question = "How high is the Saltmarsh Observatory?"
+    said = borrowed_words(
+        {"observatory": "Saltmarsh Observatory"}, _OBSERVATORY, _said(question), whole=True
+    )
+    assert said == []
+
+
 @pytest.mark.parametrize(
     ("location", "question", "foreign"),
     [

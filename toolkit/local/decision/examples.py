@@ -53,21 +53,33 @@ def quoted_examples(description: Any) -> list[str]:
     return [m.group(1) or m.group(2) for m in _QUOTED.finditer(description)]
 
 
-def _texts(value: Any, schema: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
-    """Each free-text string of a value with the schema it was written for (enums excluded)."""
+def _texts(
+    value: Any, schema: Mapping[str, Any], name: str = ""
+) -> Iterator[tuple[str, Mapping[str, Any], str]]:
+    """Each free-text string of a value with the schema it was written for (enums excluded)
+    and the name of its parameter."""
     if isinstance(value, str):
         if not schema.get("enum") and "const" not in schema:
-            yield value, schema
+            yield value, schema, name
     elif isinstance(value, list):
         items = schema.get("items")
         for item in value:
-            yield from _texts(item, items if isinstance(items, Mapping) else {})
+            yield from _texts(item, items if isinstance(items, Mapping) else {}, name)
     elif isinstance(value, Mapping):
         properties = schema.get("properties")
         properties = properties if isinstance(properties, Mapping) else {}
         for key, item in value.items():
             sub = properties.get(key)
-            yield from _texts(item, sub if isinstance(sub, Mapping) else {})
+            yield from _texts(item, sub if isinstance(sub, Mapping) else {}, str(key))
+
+
+def _kind_words(name: str, description: Any) -> set[str]:
+    """The words a parameter's name and its description outside the examples say: the kind
+    of value asked for ("observatory" of 'The observatory's name, e.g. "Saltmarsh
+    Observatory"'), which an example shares with every value of its kind."""
+    said = _QUOTED.sub(" ", description) if isinstance(description, str) else ""
+    words = _WORD.findall(f"{name.replace('_', ' ')} {said}")
+    return {w.casefold() for w in words} | {w.casefold().removesuffix("s") for w in words}
 
 
 def borrowed_words(
@@ -85,17 +97,23 @@ def borrowed_words(
         text: :func:`~toolkit.local.decision.grounding.conversation_text` of the conversation.
         whole: Count the words of a value that holds an example whole too, unless the
             conversation says a word of that example (``get_height("Everest")`` asked about
-            Mount Fuji, after 'e.g. "Everest"'). Without it such a value borrows nothing: it
-            may be right ("San Francisco, CA" asked about San Francisco).
+            Mount Fuji, after 'e.g. "Everest"') other than the words of its kind, which the
+            parameter's name or description say ("Saltmarsh Observatory" asked about the
+            Kestrel Peak Observatory). Without it such a value borrows nothing: it may be
+            right ("San Francisco, CA" asked about San Francisco).
 
     Returns:
         The borrowed words as the call wrote them, sorted (empty when none is).
     """
     found: set[str] = set()
-    for value, schema in _texts(arguments, {"properties": (parameters or {}).get("properties")}):
+    for value, schema, name in _texts(
+        arguments, {"properties": (parameters or {}).get("properties")}
+    ):
+        kind = _kind_words(name, schema.get("description"))
         for example in quoted_examples(schema.get("description")):
             own = {word.casefold() for word in _WORD.findall(example)}
-            if example in value and (not whole or any(occurs(w, text) for w in own)):
+            named = own - kind  # the example's own name, not the words of its kind
+            if example in value and (not whole or any(occurs(w, text) for w in named or own)):
                 continue
             for word in _WORD.findall(value):
                 if word.casefold() in own and not occurs(word.casefold(), text):
