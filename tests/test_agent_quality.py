@@ -1235,3 +1235,41 @@ def test_a_total_asked_after_the_lookups_is_computed_not_recited(local_server) -
     question = "How many minutes does each crossing take, the Harbour Ferry's and the Island's?"
     written = _written(local_server, _tried(question, steps), [get_ferry, add_numbers])
     assert written == [], written
+
+
+# 32. A description's example is no value of the user's: "Saltmarsh Observatory" asked about
+# another observatory, the example kept in the tool's description as @tool keeps a docstring.
+
+
+@tool
+def get_salt_mine(mine: str) -> dict:
+    """Look up a salt mine's depth, yearly salt output (tonnes) and total tunnel length.
+
+    Args:
+        mine: The mine's name in English or Chinese, e.g. "Pellmarsh Salt Mine" or "佩尔沼盐矿".
+    """
+    return {"mine": mine, "depth_m": 310}
+
+
+@tool
+def get_observatory(observatory: str) -> dict:
+    """Look up an observatory's altitude, main telescope aperture and director.
+
+    Args:
+        observatory: The observatory's name in English or Chinese, e.g. "Saltmarsh Observatory"
+            or "盐沼天文台".
+    """
+    return {"observatory": observatory, "main_telescope_aperture_m": 1.8}
+
+
+def test_a_description_example_copied_for_another_name_is_not_called(local_server) -> None:
+    # Before, the model asked get_observatory("Saltmarsh Observatory"), the example, then the
+    # observatory asked about.
+    question = "How wide is the main telescope at the Kestrel Peak Observatory, in metres?"
+    reply = _sdk(local_server).chat.completions.create(
+        model="local",
+        messages=[{"role": "user", "content": question}],
+        tools=[tool_schema(get_salt_mine), tool_schema(get_observatory)],
+    )
+    calls = [json.loads(c.function.arguments) for c in reply.choices[0].message.tool_calls or []]
+    assert calls == [{"observatory": "Kestrel Peak Observatory"}], calls

@@ -220,6 +220,21 @@ def test_a_number_inside_a_text_value_must_be_said_too() -> None:
     assert ungrounded_values({"size": "3 ft marble"}, None, text) == []  # its 3 was said
 
 
+def test_a_value_is_said_by_its_own_words_not_its_parameters_name() -> None:
+    said = [{"role": "user", "content": "How wide is the telescope at Kestrel Peak Observatory?"}]
+    text = conversation_text(said)
+    # every observatory's name holds "observatory": half the words, but none of its own
+    assert ungrounded_values({"observatory": "Saltmarsh Observatory"}, None, text) == [
+        "Saltmarsh Observatory"
+    ]
+    assert ungrounded_values({"observatory": "Kestrel Observatory"}, None, text) == []
+    assert ungrounded_values({"observatoryName": "Kestrel Peak"}, None, text) == []
+    # a value of nothing but its kind is judged by that word
+    assert ungrounded_values({"observatory": "Observatory"}, None, text) == []
+    # another parameter's name is no kind of this value
+    assert ungrounded_values({"site": "Saltmarsh Observatory"}, None, text) == []
+
+
 def test_an_extra_call_must_bring_a_word_that_asks_for_something() -> None:
     text = conversation_text(
         [

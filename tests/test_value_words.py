@@ -98,6 +98,19 @@ def test_an_example_is_the_users_only_when_they_say_its_own_name():
     assert said == []
 
 
+def test_an_example_in_the_tools_description_is_copied_too():
+    # LangChain's @tool keeps a docstring's Args section in the tool's description
+    described = 'Look up an observatory.\n\nArgs:\n    observatory: e.g. "Saltmarsh Observatory".'
+    tool = {"type": "function", "function": {"name": "get_observatory", "description": described}}
+    tool["function"]["parameters"] = {"properties": {"observatory": {"type": "string"}}}
+    said = [{"role": "user", "content": "How high is the Kestrel Observatory?"}]
+    job = ChatJob(messages=said, tools=[tool])
+    copied = {"observatory": "Saltmarsh Observatory"}
+    call = {"function": {"name": "get_observatory", "arguments": json.dumps(copied)}}
+    assert CallJudge(job, ToolPolicy(), auto=True).only_foreign_words(call)
+    assert borrowed_words(copied, None, _said(said[0]["content"]), whole=True) == []
+
+
 @pytest.mark.parametrize(
     ("location", "question", "foreign"),
     [

@@ -88,6 +88,7 @@ def borrowed_words(
     text: str,
     *,
     whole: bool = False,
+    described: Any = None,
 ) -> list[str]:
     """The words a call's text values borrow from their descriptions' examples.
 
@@ -101,6 +102,9 @@ def borrowed_words(
             parameter's name or description say ("Saltmarsh Observatory" asked about the
             Kestrel Peak Observatory). Without it such a value borrows nothing: it may be
             right ("San Francisco, CA" asked about San Francisco).
+        described: The tool's description, whose quoted examples count for every text value
+            (a docstring's ``Args:`` section kept whole in the description, as LangChain's
+            ``@tool`` keeps it unless told to parse it).
 
     Returns:
         The borrowed words as the call wrote them, sorted (empty when none is).
@@ -109,8 +113,9 @@ def borrowed_words(
     for value, schema, name in _texts(
         arguments, {"properties": (parameters or {}).get("properties")}
     ):
-        kind = _kind_words(name, schema.get("description"))
-        for example in quoted_examples(schema.get("description")):
+        kind = _kind_words(name, schema.get("description")) | _kind_words("", described)
+        examples = [*quoted_examples(schema.get("description")), *quoted_examples(described)]
+        for example in examples:
             own = {word.casefold() for word in _WORD.findall(example)}
             named = own - kind  # the example's own name, not the words of its kind
             if example in value and (not whole or any(occurs(w, text) for w in named or own)):

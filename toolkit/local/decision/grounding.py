@@ -117,20 +117,25 @@ _EDGE_BEFORE = {"digit": r"(?<![0-9.])", "latin": r"(?<![A-Za-z])"}
 _EDGE_AFTER = {"digit": r"(?![0-9]|\.[0-9])", "latin": r"(?:e?s)?(?![A-Za-z0-9])"}
 
 
-def _mentioned(value: str, text: str, share: float) -> bool:
+def _mentioned(value: str, text: str, share: float, kind: Collection[str] = ()) -> bool:
     """Whether the text says the value whole, or ``share`` of its words; a value of words and
     numbers, every number in it too ("sculpture1" is not said by "a sculpture of 3 feet": the 1
     is the model's); a date the text states, in any spelling ("2022-04-05" is said by "April
-    5, 2022", :func:`~toolkit.local.decision.dates.says_dates`)."""
+    5, 2022", :func:`~toolkit.local.decision.dates.says_dates`). The words of the value's
+    ``kind`` (its parameter's name) count only in a value of nothing else: every observatory's
+    name holds "observatory", so "Saltmarsh Observatory" is not said by "the Kestrel Peak
+    Observatory"."""
     if occurs(value, text):
         return True
     rest = says_dates(value, text)
     if rest is not None:  # "2022-04-05" for "April 5, 2022": its words are what else it says
-        return not _words(rest) or _mentioned(rest.strip(), text, share)
+        return not _words(rest) or _mentioned(rest.strip(), text, share, kind)
     words = _words(value)
     numbers = [w for w in words if w[0].isdigit()]
     if not words or (len(numbers) < len(words) and not all(occurs(n, text) for n in numbers)):
         return False
+    own = [w for w in words if w not in kind and w.removesuffix("s") not in kind]
+    words = own or words
     return sum(occurs(word, text) for word in words) >= share * len(words)
 
 
@@ -544,7 +549,9 @@ def ungrounded_values(
     Numbers anywhere in the arguments must have been stated, in digits or in words
     (:func:`~toolkit.local.decision.numbers.numbers_for_calls`; the numbers of a date the
     conversation states, in whatever spelling, were); a text argument
-    must be mentioned, unless the tool's schema offers it (an ``enum`` or ``const`` value, or
+    must be mentioned (its own words, not only those of its parameter's name: "Saltmarsh
+    Observatory" for ``observatory`` asked about the Kestrel Peak Observatory), unless the
+    tool's schema offers it (an ``enum`` or ``const`` value, or
     the default). A call made of such values is the model's guess, not the user's request:
     ``get_population("Tokyo")`` asked about the capital of France.
 
@@ -568,7 +575,8 @@ def ungrounded_values(
         offered = [*(schema.get("enum") or []), schema.get("const"), schema.get("default")]
         if value in offered or all(w[0].isdigit() for w in _words(value)):
             continue  # offered by the schema, or only numbers (checked as numbers above)
-        if not _mentioned(_spelled(value), text, policy.word_share):
+        kind = _words(re.sub(r"([a-z])([A-Z])", r"\1 \2", key).replace("_", " ").casefold())
+        if not _mentioned(_spelled(value), text, policy.word_share, kind):
             found.append(value)
     return found
 

@@ -332,6 +332,9 @@ class CallJudge:
         #: The same text as written (the case of its words tells a name from a word).
         self.written = "\n".join(content_text(m.get("content")) for m in given)
         self.schemas = {t["function"]["name"]: t["function"].get("parameters") for t in job.tools}
+        self.descriptions = {
+            t["function"]["name"]: t["function"].get("description") for t in job.tools
+        }
         self.required = {n: list((s or {}).get("required") or []) for n, s in self.schemas.items()}
         self.defaults = {n: defaults_of(s) for n, s in self.schemas.items()}
         #: The words of the offered tools' names (what a value made of them asks for).
@@ -571,10 +574,13 @@ class CallJudge:
         "Everest"'; :func:`~toolkit.local.decision.examples.borrowed_words`)."""
         faults = self._faults(call)
         schema = self.schemas.get(call["function"]["name"])
-        copied = set(borrowed_words(arguments_of(call), schema, self.grounding, whole=True))
+        described = self.descriptions.get(call["function"]["name"])
+        copied = borrowed_words(
+            arguments_of(call), schema, self.grounding, whole=True, described=described
+        )
         return bool(faults) and all(
             isinstance(v, str)
-            and (in_another_script(v, self.question) or bool(copied & set(words_of(v))))
+            and (in_another_script(v, self.question) or bool(set(copied) & set(words_of(v))))
             for v in faults
         )
 
