@@ -1273,3 +1273,38 @@ def test_a_description_example_copied_for_another_name_is_not_called(local_serve
     )
     calls = [json.loads(c.function.arguments) for c in reply.choices[0].message.tool_calls or []]
     assert calls == [{"observatory": "Kestrel Peak Observatory"}], calls
+
+
+# 33. Each value asked for on its own is stated, not summed.
+
+_ORCHARDS = {"青石果园": (120, 35.5), "柳溪果园": (86, 22.4), "白鹭果园": (143, 41.8)}
+
+
+@tool
+def get_orchard(orchard: str) -> str:
+    """Look up an orchard's apple trees and its yearly harvest.
+
+    Args:
+        orchard: The orchard's name.
+    """
+    trees, tonnes = _ORCHARDS[orchard.strip()]
+    return f"{orchard.strip()}：共有{trees}棵苹果树，年产苹果约{tonnes}吨"
+
+
+def test_values_asked_for_each_on_its_own_are_not_summed(local_server) -> None:
+    question = "青石果园、柳溪果园和白鹭果园各有多少棵苹果树？"
+    messages = [
+        {"role": "user", "content": question},
+        _asked_both("get_orchard", "orchard", [*_ORCHARDS]),
+    ]
+    messages += [
+        _answered(f"c{i}", get_orchard.invoke({"orchard": n})) for i, n in enumerate(_ORCHARDS)
+    ]
+    reply = _sdk(local_server).chat.completions.create(
+        model="local",
+        messages=messages,
+        tools=[tool_schema(get_orchard), tool_schema(add)],
+    )
+    message = reply.choices[0].message
+    assert not message.tool_calls, message.tool_calls
+    assert message.content and "349" not in message.content, message.content

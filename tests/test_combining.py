@@ -20,6 +20,7 @@ from toolkit.local.decision.combining import (
     arithmetic_calls,
     asks_average,
     asks_combination,
+    asks_each,
     combining_text,
     is_arithmetic,
     looked_up,
@@ -263,6 +264,8 @@ def test_a_question_asks_for_its_values_combined_by_its_words() -> None:
         "黑水船闸的落差比芬尼克船闸大多少米？",
         "三座盐矿的平均深度是多少米？",
         "两段船一共要坐多少分钟？",
+        "东塔比西塔的海拔高出多少米？",
+        "How many degrees Celsius warmer is Shenzhen than Harbin?",
     ):
         assert asks_combination(question), question
     for question in (
@@ -273,3 +276,12 @@ def test_a_question_asks_for_its_values_combined_by_its_words() -> None:
         "How much does the Wrenfield honey cost?",
     ):
         assert not asks_combination(question), question
+
+
+def test_a_question_asks_for_each_value_on_its_own() -> None:
+    assert asks_each("蓟绒养蜂场、金盏谷养蜂场和蕨岭养蜂场各有多少个蜂箱？")
+    assert asks_each("两座电台的功率分别是多少？")
+    assert asks_each("How deep is each of the three mines?")
+    assert not asks_each("If they split the total evenly, how much does each pay?")
+    assert not asks_each("各种水果的总价是多少？")  # a total, of every kind
+    assert not asks_each("How deep are the three mines?")

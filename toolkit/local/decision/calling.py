@@ -128,6 +128,8 @@ class CallWriter:
 
         def asked_combination(self) -> list[tuple[str, dict[str, Any]]] | None: ...
 
+        def unasked_combination(self, chosen: Sequence[Mapping[str, Any]]) -> bool: ...
+
         def written_calls(self, calls: list[tuple[str, dict[str, Any]]]) -> Iterator[Event]: ...
 
     def _attempt(
@@ -247,6 +249,9 @@ class CallWriter:
                 yield from text
                 return
         first = self._with_results_in_place(turn, first)
+        if turn.auto and self.unasked_combination(first[2]):
+            yield from self.text(from_results=True)  # each value was asked for, not a sum
+            return
         if turn.auto and turn.turn_calls and any(turn.writes_twice(c) for c in first[2]):
             # A step of nothing: the answer is there, or the total the question asks for.
             combined = self.asked_combination()

@@ -46,6 +46,7 @@ __all__ = [
     "arithmetic_calls",
     "asks_average",
     "asks_combination",
+    "asks_each",
     "combining_text",
     "is_arithmetic",
     "looked_up",
@@ -75,12 +76,15 @@ _AVERAGE = re.compile(r"\b(?:average|mean)\b|平均|均值", re.IGNORECASE)
 _COMBINATION = re.compile(
     r"(?<![a-z])(?:totals?|in all|altogether|all together|combined|sum|add(?:s|ed)? up|"
     r"together|average|mean|difference|differ|ratio|by how much|how many times)(?![a-z])"
-    rf"|(?<![a-z])how (?:much|many)(?: [a-z]+)? (?:{LARGER_SMALLER_EN})(?![a-z])"
+    rf"|(?<![a-z])how (?:much|many)(?: [a-z]+){{0,3}} (?:{LARGER_SMALLER_EN})(?![a-z])"
     r"|总(?![部统是结理监经裁督局])|一共|共计|合计|加起来|加在一起|之和|平均|均值|相差|差值|"
     r"差多少|多少倍|几倍"
-    rf"|比[^，。？?,.!！]{{1,30}}?(?:{LARGER_SMALLER_ZH})了?(?:多少|几)",
+    rf"|比[^，。？?,.!！]{{1,30}}?(?:{LARGER_SMALLER_ZH})[了出]?(?:多少|几)",
     re.IGNORECASE,
 )
+#: A question that asks for each value on its own ("各有多少", "分别是多少", "How deep is each
+#: mine?", "respectively").
+_EACH = re.compile(r"(?<![a-z])(?:each|respectively|individually)(?![a-z])|各(?!种|位|自)|分别")
 #: The most states a grammar may have (the numbers' use counts, multiplied, times four).
 _MOST_STATES = 4096
 
@@ -289,6 +293,21 @@ def asks_combination(question: str) -> bool:
         True when it asks for a total, an average, a difference or a ratio.
     """
     return _COMBINATION.search(question) is not None
+
+
+def asks_each(question: str) -> bool:
+    """Whether a question asks for each looked-up value on its own and for no combination of
+    them: "蓟绒养蜂场和蕨岭养蜂场各有多少个蜂箱？", "How deep is each of the three mines?" —
+    but not "If they split the total, how much does each pay?".
+
+    Args:
+        question: The user's question.
+
+    Returns:
+        True when it says "each" (各, 分别, respectively) and asks no total, average,
+        difference or ratio (:func:`asks_combination`).
+    """
+    return _EACH.search(question) is not None and not asks_combination(question)
 
 
 def combining_text(lookups: Lookups) -> str:

@@ -29,11 +29,14 @@ from toolkit.local.decision.combining import (
     arithmetic_calls,
     asks_average,
     asks_combination,
+    asks_each,
     combining_text,
     is_arithmetic,
     looked_up,
     once_grammar,
 )
+from toolkit.local.decision.grounding import arguments_of
+from toolkit.local.decision.numbers import known_numbers, written_numbers
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.turn import last_question, results_combined, turn_calls
 from toolkit.local.format.events import Event, Finished
@@ -149,6 +152,26 @@ class PlanWriter:
         if not asks_combination(last_question(self.job.messages)):
             return None
         return self.combined_steps(asked=True)
+
+    def unasked_combination(self, chosen: Sequence[Mapping[str, Any]]) -> bool:
+        """Whether the calls the model chose after this turn's lookups combine the looked-up
+        values while the question asks for each on its own (:func:`asks_each`,
+        :attr:`~ToolPolicy.each_stays_apart`): ``add(46, 38)`` after "各有多少个蜂箱？"
+        answered 46, 38 and 61. Only calls of the arithmetic tools, the turn's first, that use
+        no number the question states."""
+        if not self.policy.each_stays_apart or not chosen:
+            return False
+        tools = arithmetic_tools(self.job.tools, among=True)
+        if tools is None or not all(is_arithmetic(c, tools) for c in chosen):
+            return False
+        question = last_question(self.job.messages)
+        if arithmetic_calls(self.job.messages, tools)[0] or not asks_each(question):
+            return False
+        if looked_up(self.job.messages, tools) is None:
+            return False
+        told = known_numbers(question.casefold())
+        used = {float(n) for c in chosen for n in written_numbers(json.dumps(arguments_of(c)))}
+        return not used & told
 
     def _expression(self, instruction: str, question: str, grammar: str) -> str:
         """The question as one arithmetic expression, greedy under ``grammar`` (the same

@@ -100,7 +100,9 @@ probabilities at a few points, and on what the conversation already says:
    question and of the results, each result's value used once; its operations are the
    calls (:attr:`ToolPolicy.combine_results`, :mod:`toolkit.local.decision.combining`).
    The same holds when it would answer in text but the question asks for a total, an
-   average, a difference or a ratio (:attr:`ToolPolicy.combine_when_asked`).
+   average, a difference or a ratio (:attr:`ToolPolicy.combine_when_asked`), and no
+   combination is made when it asks for each value on its own
+   (:attr:`ToolPolicy.each_stays_apart`).
 14. **A call described?** Before any result, a text answer that names an offered tool ("you
    can call the `ChaFod` function with …") is the call the model would make: it is tried, and
    made when it is sound (:attr:`ToolPolicy.named_tool_calls`,
@@ -359,6 +361,12 @@ class ToolPolicy:
             difference or ratio (:func:`~toolkit.local.decision.combining.asks_combination`:
             "in total", "how much deeper", "一共", "比……大多少"): the small model answers
             "How many kilograms is that in total?" with the first lookup's value.
+        each_stays_apart: Once the lookups have answered, an arithmetic call that combines
+            only their values (no number of the question) is not made when the question asks
+            for each value on its own and for no total
+            (:func:`~toolkit.local.decision.combining.asks_each`: "各有多少", "分别",
+            "each", "respectively"): the answer states the values. The small model added
+            the hives of three apiaries asked "各有多少个蜂箱？".
         state_result: When the result that answers the question is known (a plan's last
             step) and the final answer does not state it, the answer is written again under
             a grammar that must state it before any other number (the small model, shown the
@@ -416,6 +424,7 @@ class ToolPolicy:
     plan_arithmetic: bool = True
     combine_results: bool = True
     combine_when_asked: bool = True
+    each_stays_apart: bool = True
     state_result: bool = True
     named_tool_calls: bool = True
     stated_numbers_fallback: bool = True
