@@ -231,6 +231,11 @@ def test_a_loop_at_the_end_of_a_text_is_found_and_kept_once() -> None:
     assert padded[: repetition_start(padded)] == "Mount Fuji is approximately"
     assert repetition_start("x" + " " * 63) is None
     assert repetition_start("The average is 83.0666666667") is None  # a float, not a loop
+    looped = "各有多少个蜂箱。金盏谷养蜂场：共有 " + "金盏谷养蜂场：共有 " * 7
+    assert looped[: repetition_start(looped)] == "各有多少个蜂箱。金盏谷养蜂场：共有 "
+    assert repetition_start("金盏谷养蜂场：共有 " * 6) is None  # 60 characters: not yet
+    listing = "A: 12 m\nB: 12 m\nC: 12 m\nD: 12 m\n"  # a list of like lines is no loop
+    assert repetition_start(listing) is None
     zeros = "It is 0." + "0" * 16
     assert zeros[: repetition_start(zeros)] == "It is 0.0"  # a digit's loop, once it runs on
 

@@ -48,13 +48,19 @@ def held_back(text: str, stops: tuple[str, ...]) -> int:
     return best
 
 
-def repetition_start(text: str, *, longest: int = 8, times: int = 8) -> int | None:
+def repetition_start(
+    text: str, *, longest: int = 8, times: int = 8, phrase: int = 48, span: int = 64
+) -> int | None:
     """Where a text starts repeating one short piece over and over, at its end.
 
     Args:
         text: The text generated so far.
         longest: The longest repeated piece looked for, in characters.
         times: How many times in a row it must come.
+        phrase: The longest repeated phrase looked for beyond ``longest``: a phrase comes
+            at least four times and over at least ``span`` characters ("金盏谷养蜂场：共有 "
+            seven times).
+        span: See ``phrase``.
 
     Returns:
         The index just after the piece's first occurrence (the text cut there keeps it once),
@@ -74,6 +80,16 @@ def repetition_start(text: str, *, longest: int = 8, times: int = 8) -> int | No
             continue
         if unit.strip() and text[-span:] == unit * repeats:
             start = len(text) - span
+            while start >= size and text[start - size : start] == unit:
+                start -= size
+            return start + size
+    for size in range(longest + 1, phrase + 1):
+        repeats = max(4, -(-span // size))
+        unit = text[-size:]
+        if len(text) < size * repeats or not unit.strip():
+            continue
+        if text[-size * repeats :] == unit * repeats:
+            start = len(text) - size * repeats
             while start >= size and text[start - size : start] == unit:
                 start -= size
             return start + size
