@@ -1308,3 +1308,51 @@ def test_values_asked_for_each_on_its_own_are_not_summed(local_server) -> None:
     message = reply.choices[0].message
     assert not message.tool_calls, message.tool_calls
     assert message.content and "349" not in message.content, message.content
+
+
+# 34. The results copied out line by line are written again as a sentence.
+
+_STATIONS = {
+    "青枫气象站": "青枫气象站：海拔1520米，去年降雨量864毫米",
+    "白沙气象站": "白沙气象站：海拔312米，去年降雨量1390毫米",
+}
+
+
+@tool
+def get_weather_station(station: str) -> str:
+    """Look up a weather station's altitude and last year's rainfall.
+
+    Args:
+        station: The station's name.
+    """
+    return _STATIONS[station.strip()]
+
+
+def test_results_copied_out_are_written_again_as_a_sentence(local_server) -> None:
+    question = "青枫气象站和白沙气象站的海拔分别是多少米？"
+    messages = [
+        {"role": "user", "content": question},
+        _asked_both("get_weather_station", "station", [*_STATIONS]),
+    ]
+    messages += [_answered(f"c{i}", result) for i, result in enumerate(_STATIONS.values())]
+    reply = _sdk(local_server).chat.completions.create(
+        model="local", messages=messages, tools=[tool_schema(get_weather_station)]
+    )
+    answer = reply.choices[0].message.content or ""
+    assert "1520" in answer and "312" in answer, answer
+    assert not ungrounded_numbers(answer, [question, *_STATIONS.values()]), answer
+    assert not all(line.strip() in _STATIONS.values() for line in answer.splitlines()), answer
+
+
+# 35. A date copied wrong from the user's one date is written as the user wrote it.
+
+
+def test_a_date_copied_wrong_is_the_users_date(local_server) -> None:
+    from tools.clock import add_days
+
+    for question, day in (
+        ("2026年10月1日再过45天是几月几号？", "2026-10-01"),
+        ("What date is 30 days after March 2, 2027?", "2027-03-02"),
+    ):
+        calls = _sdk_calls(local_server, question, tool_schema(add_days))
+        assert calls and all(c["date"] == day for c in calls), (question, calls)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from toolkit.local.decision.dates import dates_in, days_in, says_dates
+from toolkit.local.decision.dates import dates_in, days_in, recopied_date, says_dates
 from toolkit.local.decision.grounding import (
     adds_new_grounded_values,
     conversation_text,
@@ -69,3 +69,13 @@ def test_a_day_stated_without_its_year_grounds_the_date_in_any_year() -> None:
     # another day of that month is still the model's own
     assert says_dates("2023-06-21", text) is None
     assert ungrounded_values({"start_date": "2023-06-21"}, None, text) != []
+
+
+def test_a_date_copied_wrong_from_the_users_one_date_is_written_right() -> None:
+    text = "2026年10月1日再过45天是几月几号？"
+    assert recopied_date("2026-10-10", text) == "2026-10-01"  # the month again for the day
+    assert recopied_date("2026/01/10", text) == "2026/10/01"  # month and day swapped
+    assert recopied_date("2026-10-01", text) is None  # the user's date
+    assert recopied_date("2026-11-15", text) is None  # another day: a date of its own
+    assert recopied_date("2025-10-01", text) is None  # another year
+    assert recopied_date("2026-10-10", "from 2026-10-01 to 2026-10-05") is None  # two dates

@@ -8,6 +8,7 @@ import pytest
 
 from toolkit.local.decision.forms import (
     in_percent_form,
+    in_stated_dates,
     stated_percentages,
     without_other_spans,
 )
@@ -131,3 +132,12 @@ def test_a_leading_article_the_text_writes_in_lower_case_is_left_out() -> None:
 def test_only_text_parameters_are_trimmed() -> None:
     schema = _schema(mode={"type": "string", "enum": ["dark mode", "mode"]})
     assert without_other_spans({"mode": "dark mode"}, schema, "dark mode") == {"mode": "dark mode"}
+
+
+def test_a_date_copied_wrong_is_the_users_date() -> None:
+    text = "What date is 45 days after October 1, 2026?"
+    assert in_stated_dates({"date": "2026-10-10", "days": 45}, text) == {
+        "date": "2026-10-01",
+        "days": 45,
+    }
+    assert in_stated_dates({"date": "2026-11-15"}, text) == {"date": "2026-11-15"}

@@ -16,7 +16,7 @@ import re
 from datetime import date
 from functools import lru_cache
 
-__all__ = ["dates_in", "days_in", "says_dates"]
+__all__ = ["dates_in", "days_in", "recopied_date", "says_dates"]
 
 _MONTHS = {
     name: number
@@ -145,3 +145,39 @@ def says_dates(value: str, text: str) -> str | None:
         end = stop
     rest.append(value[end:])
     return " ".join(rest)
+
+
+#: A date as a call writes it: ISO, with dashes or slashes.
+_ISO = re.compile(r"(?<!\d)(\d{4})([-/])(\d{1,2})\2(\d{1,2})(?!\d)")
+
+
+def recopied_date(value: str, text: str) -> str | None:
+    """A value's date copied wrong from the one date the text states, written right.
+
+    "2026年10月1日再过45天" gives ``date="2026-10-10"``: the year and the month of the user's
+    date, the month again for the day. When the text states one date (one reading), and
+    the value writes one ISO date of the same year whose month and day are both numbers of
+    that date but which is not that date, the value means the user's date: it is written
+    in its place, in the value's own spelling ("2026-10-01"; "2026/10/01").
+
+    Args:
+        value: A call's text value.
+        text: The conversation's text.
+
+    Returns:
+        The value with the date written right, or ``None`` when there is nothing to write.
+    """
+    written = list(_ISO.finditer(value))
+    stated = dates_in(text)
+    if len(written) != 1 or len(stated) != 1:
+        return None
+    (meant,) = stated
+    match = written[0]
+    year, month, day = int(match[1]), int(match[3]), int(match[4])
+    if year != meant.year or (month, day) == (meant.month, meant.day):
+        return None
+    if not {month, day} <= {meant.month, meant.day}:
+        return None
+    width = len(match[3]), len(match[4])
+    spelled = f"{meant.year}{match[2]}{meant.month:0{width[0]}d}{match[2]}{meant.day:0{width[1]}d}"
+    return value[: match.start()] + spelled + value[match.end() :]

@@ -413,6 +413,21 @@ class _Decoder(CallWriter, PlanWriter):
             return
         yield from events
 
+    def _results_copied(self, answer: str) -> list[str]:
+        """When every line of an answer is (a part of) one of this turn's results — the results
+        copied out, not an answer (:attr:`~ToolPolicy.answer_in_sentences`) — what a sentence
+        answer leaves out: the line break, a question mark (the question copied out before
+        the results) and the colon the results write after their names; else nothing."""
+        if not self.policy.answer_in_sentences:
+            return []
+        turn = self.job.messages[turn_start(self.job.messages) :]
+        results = [content_text(m.get("content")).strip() for m in turn if m.get("role") == "tool"]
+        lines = [line.strip() for line in answer.splitlines() if line.strip()]
+        if not lines or not all(any(line in r for r in results) for line in lines):
+            return []
+        separators = {m.group() for r in results if (m := re.search(r"[:：]", r))}
+        return ["\n", "?", "？", *sorted(separators)]
+
     def _stated_texts(self) -> list[str] | None:
         """The texts an answer's numbers must come from (``None``: any number will do)."""
         if not self.policy.grounded_numbers:
@@ -505,6 +520,23 @@ class _Decoder(CallWriter, PlanWriter):
                 break
         if from_results and self.policy.grounded_numbers:
             written = signs_restored(written, self._stated_texts() or [])
+        copied = self._results_copied(written) if from_results and "\n" not in avoid else []
+        if copied:
+            # The results copied out line by line are no answer: written again as a sentence,
+            # without a line break or the separator the results put after their names.
+            again = [*avoid, *copied]
+            events = list(
+                self.text(
+                    from_results=True, any_numbers=any_numbers, avoid=again, required=required
+                )
+            )
+            rewritten = "".join(e.text for e in events if isinstance(e, ContentDelta))
+            if said_numbers(rewritten) or not said_numbers(written):
+                self.used += generation.completion_tokens
+                yield from events
+                return
+            # The sentence lost the values the results stated: the results copied out are
+            # the better answer.
         if written.strip():
             yield ContentDelta(written.rstrip(), tuple(generation.logprobs or ()))
         self.used += generation.completion_tokens

@@ -15,7 +15,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["in_percent_form", "stated_percentages", "without_other_spans"]
+from toolkit.local.decision.dates import recopied_date
+
+__all__ = ["in_percent_form", "in_stated_dates", "stated_percentages", "without_other_spans"]
 
 #: A percentage as a text writes it: "5%", "4.5 %", "7 percent", "2 per cent".
 _PERCENT = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:%|percent\b|per cent\b|pour cent\b)", re.I)
@@ -240,3 +242,22 @@ def without_other_spans(
         if trimmed != value:
             written[key] = trimmed
     return written
+
+
+def in_stated_dates(arguments: Mapping[str, Any], text: str) -> dict[str, Any]:
+    """The arguments with each top-level text value's date copied wrong from the one date the
+    conversation states written right (:func:`~toolkit.local.decision.dates.recopied_date`:
+    ``date="2026-10-10"`` for "2026年10月1日" becomes "2026-10-01").
+
+    Args:
+        arguments: The call's arguments.
+        text: The conversation's text, as written.
+
+    Returns:
+        The arguments, rewritten where a date was copied wrong.
+    """
+    formed = dict(arguments)
+    for key, value in arguments.items():
+        if isinstance(value, str) and (right := recopied_date(value, text)) is not None:
+            formed[key] = right
+    return formed

@@ -372,6 +372,10 @@ class ToolPolicy:
             a grammar that must state it before any other number (the small model, shown the
             chain's results and told which is the answer, still copied the question out
             with one word added).
+        answer_in_sentences: A final answer whose every line is copied from a result ("灰林
+            火山监测站：海拔1286米，……" twice, for "分别是多少米？") is written again without
+            a line break or the separator the results write after their names, so that it
+            says the values in a sentence.
         named_tool_calls: Before any tool result, a text answer that names an offered tool
             (:func:`~toolkit.local.decision.mentions.named_tools`) gives way to a call of the
             tools, made only when it is sound — no repeat, every value one the conversation
@@ -426,6 +430,7 @@ class ToolPolicy:
     combine_when_asked: bool = True
     each_stays_apart: bool = True
     state_result: bool = True
+    answer_in_sentences: bool = True
     named_tool_calls: bool = True
     stated_numbers_fallback: bool = True
     own_words: bool = True

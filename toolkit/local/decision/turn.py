@@ -27,7 +27,7 @@ from toolkit.local.decision.chains import (
     texts_in_place,
 )
 from toolkit.local.decision.examples import borrowed_words, words_of
-from toolkit.local.decision.forms import in_percent_form, without_other_spans
+from toolkit.local.decision.forms import in_percent_form, in_stated_dates, without_other_spans
 from toolkit.local.decision.grounding import (
     CallHistory,
     arguments_of,
@@ -620,13 +620,15 @@ class CallJudge:
     def tidied(self, call: dict[str, Any]) -> dict[str, Any]:
         """The call with its values in the forms their parameters take
         (:mod:`~toolkit.local.decision.forms`: a percentage as a fraction where a rate is
-        one, a text value without the words another argument holds —
-        :attr:`~ToolPolicy.value_forms`), then :meth:`without_guesses`."""
+        one, a text value without the words another argument holds, a date copied wrong from
+        the user's one date written right — :attr:`~ToolPolicy.value_forms`), then
+        :meth:`without_guesses`."""
         if self.policy.value_forms:
             arguments = arguments_of(call)
             schema = self.schemas.get(call["function"]["name"])
             formed = in_percent_form(arguments, schema, self.written)
             formed = without_other_spans(formed, schema, self.written)
+            formed = in_stated_dates(formed, self.written)
             if formed != arguments:
                 text = json.dumps(formed, ensure_ascii=False)
                 call = {**call, "function": {**call["function"], "arguments": text}}
