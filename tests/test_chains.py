@@ -9,6 +9,7 @@ from toolkit.local.decision.chains import (
     failed_step_to_resume,
     fields_in_place,
     fields_of_one_record,
+    first_step_for,
     is_value,
     number_parameters,
     other_field,
@@ -555,3 +556,35 @@ def test_once_combined_a_tool_not_asked_for_about_the_results_values_asks_again(
     looked = summed[:-2]
     judge = CallJudge(ChatJob(messages=looked, tools=tools), ToolPolicy(), auto=True)
     assert not judge.asks_again(car)
+
+
+def test_a_result_that_restates_what_it_was_asked_gives_the_value_after_it() -> None:
+    earlier = [
+        ("get_weather", {"city": "China", "unit": "celsius"}),
+        ("get_capital", {"country": "China"}),
+    ]
+    results = ["Error: Unknown city 'China'.", "中国 (China): 北京 (Beijing)"]
+    resumed = failed_step_to_resume(earlier, results, [True, False])
+    assert resumed == ("get_weather", {"city": "北京", "unit": "celsius"})
+    # a result that restates something else gives nothing
+    results = ["Error: Unknown city 'China'.", "Asia: 北京 (Beijing)"]
+    assert failed_step_to_resume(earlier, results, [True, False]) is None
+
+
+def test_a_failed_value_goes_the_way_another_value_went() -> None:
+    earlier = [
+        ("get_population", {"city": "Japan"}),
+        ("get_capital", {"country": "United Kingdom"}),
+        ("get_population", {"city": "London"}),
+    ]
+    results = ["Error: Unknown city 'Japan'.", "英国 (United Kingdom): 伦敦 (London)", "8.9m"]
+    failed = [True, False, False]
+    assert first_step_for(earlier, results, failed) == ("get_capital", {"country": "Japan"})
+    # once asked, the chain's next step is the failed call with the capital in its place
+    earlier += [("get_capital", {"country": "Japan"})]
+    results += ["日本 (Japan): 东京 (Tokyo)"]
+    failed += [False]
+    assert first_step_for(earlier, results, failed) is None
+    assert failed_step_to_resume(earlier, results, failed) == ("get_population", {"city": "东京"})
+    # a first step whose result went nowhere is no chain
+    assert first_step_for(earlier[:2], results[:2], failed[:2]) is None

@@ -69,9 +69,19 @@ def test_weather_reproduces_the_seed(city: str, unit: str, expected: str) -> Non
     assert f": {expected}," in result
 
 
-@pytest.mark.parametrize("spelling", ["Xi'an", "Xian", "xi an", "XIAN", "西安市", "Xi'an, China"])
+@pytest.mark.parametrize(
+    "spelling", ["Xi'an", "Xian", "xi an", "XIAN", "西安市", "Xi'an, China", "西安 (Xi'an)"]
+)
 def test_weather_accepts_english_and_chinese_spellings(spelling: str) -> None:
     assert tools.get_weather.invoke({"city": spelling}) == "西安 (Xi'an): 5 °C, overcast"
+
+
+def test_a_name_as_the_tools_list_it_is_known() -> None:
+    # "中文 (English)" is how the tools write names: another call may pass one on as it is
+    assert tools.get_population.invoke({"city": "东京 (Tokyo)"}).startswith("东京 (Tokyo): ")
+    assert tools.get_capital.invoke({"country": "日本 (Japan)"}) == "日本 (Japan): 东京 (Tokyo)"
+    with pytest.raises(ToolException, match="Unknown city"):
+        tools.get_weather.invoke({"city": "北京 (Tokyo)x"})
 
 
 def test_weather_defaults_to_celsius_and_knows_a_dozen_cities() -> None:

@@ -7,12 +7,27 @@ known names when it finds none.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Mapping
 
 from langchain_core.tools import ToolException
 
-__all__ = ["NameTable"]
+__all__ = ["NameTable", "spellings"]
+
+
+def spellings(name: str) -> list[str]:
+    """A name as written, then each of its two halves when it is written as the tools list
+    their names, "北京 (Beijing)": a caller may pass a name on as a tool wrote it.
+
+    Args:
+        name: A name as a caller wrote it.
+
+    Returns:
+        The spellings to look up, in order.
+    """
+    match = re.fullmatch(r"\s*([^()]+?)\s*[(（]([^()（）]+)[)）]\s*", name)
+    return [name, match[1], match[2]] if match else [name]
 
 
 class NameTable:
@@ -56,7 +71,7 @@ class NameTable:
         Raises:
             ToolException: The name is unknown; the message lists the known ones.
         """
-        zh = self._keys.get(self._key(name))
+        zh = next((self._keys[k] for k in map(self._key, spellings(name)) if k in self._keys), None)
         if zh is None:
             raise ToolException(f"Unknown {what} {name!r}. Ask for one of: {self.known}.")
         return zh

@@ -13,6 +13,8 @@ from typing import Literal
 
 from langchain_core.tools import ToolException, tool
 
+from tools._names import spellings
+
 __all__ = ["KNOWN_CITIES", "get_weather"]
 
 #: Chinese name -> (English name, temperature in °C, sky).
@@ -71,7 +73,8 @@ def get_weather(city: str, unit: Literal["celsius", "fahrenheit"] = "celsius") -
     Returns:
         One short line such as "北京 (Beijing): 6 °C, sunny".
     """
-    zh = _ALIASES.get(_lookup_key(city))
+    keys = [_lookup_key(spelling) for spelling in spellings(city)]
+    zh = next((_ALIASES[key] for key in keys if key in _ALIASES), None)
     if zh is None:
         raise ToolException(f"Unknown city {city!r}. Ask for one of: {', '.join(KNOWN_CITIES)}.")
     en, celsius, sky = _READINGS[zh]

@@ -65,6 +65,7 @@ __all__ = [
     "failed_step_to_resume",
     "fields_in_place",
     "fields_of_one_record",
+    "first_step_for",
     "is_value",
     "number_parameters",
     "other_field",
@@ -275,6 +276,19 @@ def is_value(result: str | None) -> bool:
     return bool(_VALUE.fullmatch(text)) and not text.casefold().startswith("error")
 
 
+def _answer_after(result: str | None, asked: str) -> str | None:
+    """The value a result gives after restating what it was asked about: "北京" of
+    "中国 (China): 北京 (Beijing)" asked about "China" (a name with its translation in
+    brackets is the name)."""
+    head, colon, tail = (result or "").partition(":")
+    if not colon:
+        head, colon, tail = (result or "").partition("：")
+    name = re.sub(r"\s*[(（][^()（）]*[)）]\s*$", "", tail).strip()
+    if not colon or asked.strip().casefold() not in head.casefold() or not is_value(name):
+        return None
+    return name
+
+
 def texts_in_place(
     tool: str,
     arguments: Mapping[str, Any],
@@ -306,7 +320,11 @@ def texts_in_place(
             took = [k for k, v in other.items() if isinstance(v, str) and v == value]
             if other_tool == tool or not took or name in took:
                 continue
-            answer = (result or "").strip() if is_value(result) else labelled_value(result, name)
+            answer = (
+                (result or "").strip()
+                if is_value(result)
+                else labelled_value(result, name) or _answer_after(result, value)
+            )
             if not answer or answer.casefold() in used:
                 continue
             replaced[name], changed = answer, True
@@ -322,7 +340,7 @@ def failed_step_to_resume(
     """The call the chain still has to make, when its last step was asked first, of the wrong
     value: a call that failed at a text value, after which a call of another tool that took
     the same value succeeded with a record holding a value for the failed call's parameter
-    (see the module docstring). The failed tool must not have been called again since.
+    (see the module docstring), unless a later call asked it already.
 
     Args:
         earlier: ``(tool, arguments)`` of the calls this turn made, in order.
@@ -333,7 +351,7 @@ def failed_step_to_resume(
         ``(tool, arguments)`` with the record's value in its place, or ``None``.
     """
     for i, (tool, arguments) in enumerate(earlier):
-        if not failed[i] or any(t == tool for t, _ in earlier[i + 1 :]):
+        if not failed[i]:
             continue
         texts = {v for v in arguments.values() if isinstance(v, str) and v.strip()}
         found_later = any(
@@ -348,8 +366,52 @@ def failed_step_to_resume(
             earlier[:i] + earlier[i + 1 :],
             [r for k, r in enumerate(results) if k != i],
         )
-        if moved is not None:
+        if moved is not None and (tool, moved) not in earlier[i + 1 :]:
             return tool, moved
+    return None
+
+
+def first_step_for(
+    earlier: Sequence[tuple[str, Mapping[str, Any]]],
+    results: Sequence[str | None],
+    failed: Sequence[bool],
+) -> tuple[str, dict[str, Any]] | None:
+    """The first step of a chain that another value went through, for a value that skipped
+    it: "Which has more people, the capital of Japan or the capital of the United Kingdom?"
+    made ``get_population("Japan")``, which failed, and ``get_capital("United Kingdom")``,
+    whose "London" ``get_population`` then took. Japan goes the same way:
+    ``get_capital("Japan")`` is due, unless a call asked it already.
+
+    Args:
+        earlier: ``(tool, arguments)`` of the calls this turn made, in order.
+        results: The result text of each of them.
+        failed: Whether each of them failed.
+
+    Returns:
+        ``(tool, arguments)`` of the first step for the failed value, or ``None``.
+    """
+    asked = {(t, str(v)) for t, a in earlier for v in a.values() if isinstance(v, str)}
+    for i, (tool, arguments) in enumerate(earlier):
+        texts = [v for v in arguments.values() if isinstance(v, str) and v.strip()]
+        if not failed[i] or len(texts) != 1:
+            continue
+        for j, (first, taken) in enumerate(earlier):
+            went_on = results[j] or ""
+            keys = [k for k, v in taken.items() if isinstance(v, str) and v.strip()]
+            if failed[j] or first == tool or len(keys) != 1 or (first, texts[0]) in asked:
+                continue
+            passed_on = any(  # the first step's result went on to the failed tool
+                not failed[k]
+                and t == tool
+                and any(
+                    isinstance(v, str) and v.strip() and v.casefold() in went_on.casefold()
+                    for v in a.values()
+                )
+                for k, (t, a) in enumerate(earlier)
+                if k > j
+            )
+            if passed_on:
+                return first, {**taken, keys[0]: texts[0]}
     return None
 
 

@@ -18,6 +18,7 @@ from toolkit.local.decision.chains import (
     failed_step_to_resume,
     fields_in_place,
     fields_of_one_record,
+    first_step_for,
     is_value,
     number_parameters,
     other_field,
@@ -679,11 +680,17 @@ class CallJudge:
         for it, written with the record's value in its place
         (:func:`~toolkit.local.decision.chains.failed_step_to_resume`:
         ``get_designer_hometown("周岚")`` after ``get_designer_hometown("竹简")`` failed and
-        ``get_board_game("竹简")`` named the designer); ``None`` when there is none."""
+        ``get_board_game("竹简")`` named the designer), or the first step of the chain another
+        value went through, for a failed value that skipped it
+        (:func:`~toolkit.local.decision.chains.first_step_for`); ``None`` when there is
+        none."""
         if not self.auto or not self.turn_calls:
             return None
         failures = [r is None or is_error(r) for r in self.turn_results]
-        return failed_step_to_resume(self.turn_calls, self.turn_results, failures)
+        resumed = failed_step_to_resume(self.turn_calls, self.turn_results, failures)
+        if resumed is None:  # the first step another value's chain made, for this one
+            resumed = first_step_for(self.turn_calls, self.turn_results, failures)
+        return resumed
 
 
 def folded(text: str) -> str:
