@@ -1356,3 +1356,21 @@ def test_a_date_copied_wrong_is_the_users_date(local_server) -> None:
     ):
         calls = _sdk_calls(local_server, question, tool_schema(add_days))
         assert calls and all(c["date"] == day for c in calls), (question, calls)
+
+
+# 36. A failed value goes the way another value went: the capital looked up first.
+
+
+def test_a_failed_value_is_looked_up_the_way_the_other_value_was(local_server) -> None:
+    question = "Which has more people, the capital of France or the capital of the United Kingdom?"
+    steps = [
+        (get_population, {"city": "France"}),
+        (get_capital, {"country": "United Kingdom"}),
+        (get_population, {"city": "伦敦"}),
+    ]
+    tools = [get_population, get_capital]
+    written = _written(local_server, _tried(question, steps), tools)
+    assert written == [("get_capital", {"country": "France"})], written
+    steps.append((get_capital, {"country": "France"}))
+    written = _written(local_server, _tried(question, steps), tools)
+    assert written == [("get_population", {"city": "巴黎"})], written

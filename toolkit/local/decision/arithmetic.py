@@ -33,6 +33,7 @@ from toolkit.local.decision.numbers import (
     is_number,
     known_numbers,
     plain_number,
+    spelled_numbers,
     stated_times,
     ungrouped,
     written_numbers,
@@ -146,8 +147,9 @@ def arithmetic_tools(tools: Sequence[Mapping[str, Any]], *, among: bool = False)
 
 def _spellings(question: str) -> list[str]:
     """The question's numbers as an expression writes them ("1,250" as 1250, "5%" as 5 and
-    0.05, "halve" as 2), each once."""
-    numbers = sorted(known_numbers(question.casefold()))
+    0.05, "halve" as 2, "four friends" as 4), each once."""
+    folded = question.casefold()
+    numbers = sorted(known_numbers(folded) | spelled_numbers(folded))
     return [json.dumps(plain_number(n)) for n in numbers if n >= 0]
 
 

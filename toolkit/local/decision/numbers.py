@@ -27,6 +27,7 @@ __all__ = [
     "run_together",
     "said_numbers",
     "signs_restored",
+    "spelled_numbers",
     "stated_numbers",
     "stated_times",
     "ungrounded_numbers",
@@ -199,6 +200,22 @@ def numbers_for_calls(text: str) -> frozenset[float]:
             found.update(float(v) for v in values)
     if _AT_REST.search(text):
         found.add(0.0)
+    return frozenset(found | spelled_numbers(text))
+
+
+@functools.lru_cache(maxsize=16)
+def spelled_numbers(text: str) -> frozenset[float]:
+    """The numbers a text writes in words ("four friends", "twenty-one", "cinco días"; not
+    "one" and "two" alone, which are "a" and "the two cities" as often as numbers), with the
+    numbers it writes in digits.
+
+    Args:
+        text: Any text.
+
+    Returns:
+        The numbers, as floats.
+    """
+    found: set[float] = set()
     for language in _WORD_LANGUAGES:
         spelled = alpha2digit(text, language)
         if spelled != text:
