@@ -414,16 +414,18 @@ class _Decoder(CallWriter, PlanWriter):
         yield from events
 
     def _results_copied(self, answer: str) -> list[str]:
-        """When every line of an answer is (a part of) one of this turn's results — the results
-        copied out, not an answer (:attr:`~ToolPolicy.answer_in_sentences`) — what a sentence
-        answer leaves out: the line break, a question mark (the question copied out before
-        the results) and the colon the results write after their names; else nothing."""
+        """When an answer is two lines or more, each one of this turn's results all but whole —
+        the results copied out, not an answer (:attr:`~ToolPolicy.answer_in_sentences`) —
+        what a sentence answer leaves out: the line break, a question mark (the question
+        copied out before the results) and the colon the results write after their names;
+        else nothing."""
         if not self.policy.answer_in_sentences:
             return []
         turn = self.job.messages[turn_start(self.job.messages) :]
         results = [content_text(m.get("content")).strip() for m in turn if m.get("role") == "tool"]
         lines = [line.strip() for line in answer.splitlines() if line.strip()]
-        if not lines or not all(any(line in r for r in results) for line in lines):
+        whole = [any(line in r and len(line) >= 0.8 * len(r) for r in results) for line in lines]
+        if len(lines) < 2 or not all(whole):
             return []
         separators = {m.group() for r in results if (m := re.search(r"[:：]", r))}
         return ["\n", "?", "？", *sorted(separators)]

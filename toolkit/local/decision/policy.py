@@ -372,8 +372,8 @@ class ToolPolicy:
             a grammar that must state it before any other number (the small model, shown the
             chain's results and told which is the answer, still copied the question out
             with one word added).
-        answer_in_sentences: A final answer whose every line is copied from a result ("灰林
-            火山监测站：海拔1286米，……" twice, for "分别是多少米？") is written again without
+        answer_in_sentences: A final answer of two lines or more, each a result all but whole
+            ("灰林火山监测站：海拔1286米，……" twice, for "分别是多少米？"), is written again without
             a line break or the separator the results write after their names, so that it
             says the values in a sentence.
         named_tool_calls: Before any tool result, a text answer that names an offered tool
