@@ -261,6 +261,7 @@ def test_a_question_asks_for_its_values_combined_by_its_words() -> None:
         "How many kilograms of honey is that in total?",
         "How many years older is Anna than Ben?",
         "What is the sum of the two prices?",
+        "What is the mean of their depths?",
         "黑水船闸的落差比芬尼克船闸大多少米？",
         "三座盐矿的平均深度是多少米？",
         "两段船一共要坐多少分钟？",
@@ -274,6 +275,7 @@ def test_a_question_asks_for_its_values_combined_by_its_words() -> None:
         "哪一座的年产盐量更高？",
         "公司总部在哪里？",
         "How much does the Wrenfield honey cost?",
+        "What does the warning on the Wrenfield label mean?",
     ):
         assert not asks_combination(question), question
 

@@ -75,7 +75,8 @@ _AVERAGE = re.compile(r"\b(?:average|mean)\b|平均|均值", re.IGNORECASE)
 #: value's own ("总部", headquarters; "总是", always) are not totals.
 _COMBINATION = re.compile(
     r"(?<![a-z])(?:totals?|in all|altogether|all together|combined|sum|add(?:s|ed)? up|"
-    r"together|average|mean|difference|differ|ratio|by how much|how many times)(?![a-z])"
+    r"together|average|(?:the|a) mean|mean (?:of|value)|difference|differ|ratio|by how much|"
+    r"how many times)(?![a-z])"
     rf"|(?<![a-z])how (?:much|many)(?: [a-z]+){{0,3}} (?:{LARGER_SMALLER_EN})(?![a-z])"
     r"|总(?![部统是结理监经裁督局])|一共|共计|合计|加起来|加在一起|之和|平均|均值|相差|差值|"
     r"差多少|多少倍|几倍"
