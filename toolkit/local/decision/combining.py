@@ -12,7 +12,11 @@ average, it writes ``(6 + 12 + 22) / 3``. That expression is the plan, followed 
 expressions of :mod:`toolkit.local.decision.arithmetic` are (``steps_due``).
 
 Only after this turn's lookups have answered, each with a number and none with an error
-(:func:`looked_up`), and when arithmetic tools are offered beside them.
+(:func:`looked_up`), and when arithmetic tools are offered beside them. The plan is read when
+the model chooses an arithmetic call, and also when it would answer in text while the question
+asks for a total, an average, a difference or a ratio (:func:`asks_combination`: the small
+model answers "how many kilograms is that in total?" with the first lookup's value); a
+question that asks for each value on its own (:func:`asks_each`) gets no sum the model chose.
 """
 
 from __future__ import annotations

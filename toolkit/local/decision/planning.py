@@ -155,7 +155,8 @@ class PlanWriter:
 
     def unasked_combination(self, chosen: Sequence[Mapping[str, Any]]) -> bool:
         """Whether the calls the model chose after this turn's lookups combine the looked-up
-        values while the question asks for each on its own (:func:`asks_each`,
+        values while the question asks for each on its own
+        (:func:`~toolkit.local.decision.combining.asks_each`,
         :attr:`~ToolPolicy.each_stays_apart`): ``add(46, 38)`` after "各有多少个蜂箱？"
         answered 46, 38 and 61. Only calls of the arithmetic tools, the turn's first, that use
         no number the question states."""
