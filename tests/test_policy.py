@@ -236,6 +236,9 @@ def test_a_loop_at_the_end_of_a_text_is_found_and_kept_once() -> None:
     assert repetition_start("金盏谷养蜂场：共有 " * 6) is None  # 60 characters: not yet
     listing = "A: 12 m\nB: 12 m\nC: 12 m\nD: 12 m\n"  # a list of like lines is no loop
     assert repetition_start(listing) is None
+    # a phrase ending in digits needs no more repeats than any other phrase
+    digits = "x" + "金盏谷养蜂场：共有12345678" * 5
+    assert digits[: repetition_start(digits)] == "x金盏谷养蜂场：共有12345678"
     zeros = "It is 0." + "0" * 16
     assert zeros[: repetition_start(zeros)] == "It is 0.0"  # a digit's loop, once it runs on
 

@@ -74,23 +74,26 @@ def repetition_start(
         return len(text) - blank
     for size in range(1, longest + 1):
         unit = text[-size:]
-        repeats = 2 * times if unit.isdigit() else times
-        span = size * repeats
-        if len(text) < span:
-            continue
-        if unit.strip() and text[-span:] == unit * repeats:
-            start = len(text) - span
-            while start >= size and text[start - size : start] == unit:
-                start -= size
-            return start + size
+        if unit.strip():
+            found = _run_start(text, unit, 2 * times if unit.isdigit() else times)
+            if found is not None:
+                return found
     for size in range(longest + 1, phrase + 1):
-        repeats = max(4, -(-span // size))
         unit = text[-size:]
-        if len(text) < size * repeats or not unit.strip():
-            continue
-        if text[-size * repeats :] == unit * repeats:
-            start = len(text) - size * repeats
-            while start >= size and text[start - size : start] == unit:
-                start -= size
-            return start + size
+        if unit.strip():
+            found = _run_start(text, unit, max(4, -(-span // size)))
+            if found is not None:
+                return found
     return None
+
+
+def _run_start(text: str, unit: str, repeats: int) -> int | None:
+    """When the text ends in ``unit`` at least ``repeats`` times in a row: the index just after
+    the run's first ``unit``; else ``None``."""
+    size = len(unit)
+    if len(text) < size * repeats or text[-size * repeats :] != unit * repeats:
+        return None
+    start = len(text) - size * repeats
+    while start >= size and text[start - size : start] == unit:
+        start -= size
+    return start + size
