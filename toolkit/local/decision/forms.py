@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from toolkit.local.decision.dates import recopied_date
+from toolkit.local.decision.records import name_parts
 
 __all__ = ["in_percent_form", "in_stated_dates", "stated_percentages", "without_other_spans"]
 
@@ -134,7 +135,7 @@ def _name_words(key: str) -> set[str]:
     """A one-word parameter name and its singular: ``"county"`` of ``county``, ``"finish"``
     of ``finish``. A name of several words names no kind of its value: "constitutional law"
     is a ``field_of_law`` whole."""
-    parts = re.sub(r"([a-z])([A-Z])", r"\1 \2", key).replace("_", " ").replace("-", " ").split()
+    parts = name_parts(key)
     if len(parts) != 1:
         return set()
     word = parts[0].casefold()

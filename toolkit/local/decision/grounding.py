@@ -31,6 +31,7 @@ from toolkit.local.decision.numbers import (
 )
 from toolkit.local.decision.phrases import other_scripts
 from toolkit.local.decision.policy import ToolPolicy
+from toolkit.local.decision.records import name_parts
 from toolkit.wire import content_text
 
 __all__ = [
@@ -575,7 +576,7 @@ def ungrounded_values(
         offered = [*(schema.get("enum") or []), schema.get("const"), schema.get("default")]
         if value in offered or all(w[0].isdigit() for w in _words(value)):
             continue  # offered by the schema, or only numbers (checked as numbers above)
-        kind = _words(re.sub(r"([a-z])([A-Z])", r"\1 \2", key).replace("_", " ").casefold())
+        kind = _words(" ".join(name_parts(key)).casefold())
         if not _mentioned(_spelled(value), text, policy.word_share, kind):
             found.append(value)
     return found

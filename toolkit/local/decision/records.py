@@ -16,7 +16,14 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-__all__ = ["label_words", "labelled_numbers", "labelled_value", "name_words", "stem"]
+__all__ = [
+    "label_words",
+    "labelled_numbers",
+    "labelled_value",
+    "name_parts",
+    "name_words",
+    "stem",
+]
 
 #: Words of a parameter name that say nothing of what it holds (``designer_name``'s "name").
 _GENERIC = frozenset(
@@ -29,6 +36,19 @@ _LABELLED = re.compile(r"([A-Za-z][A-Za-z _-]{2,30}?)\s*[:=：]\s*([^,;\n()（�
 #: The words of a tool or parameter name: its parts between separators and at case changes,
 #: 3+ letters.
 _NAME_WORD = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{3,}(?![a-z])")
+
+
+def name_parts(name: str) -> list[str]:
+    """The parts of a tool or parameter name, as written, split at ``_``, ``-`` and a lower-case
+    letter followed by a capital ("observatoryName" → observatory, Name).
+
+    Args:
+        name: The name.
+
+    Returns:
+        Its parts, in order.
+    """
+    return re.sub(r"([a-z])([A-Z])", r"\1 \2", name).replace("_", " ").replace("-", " ").split()
 
 
 def name_words(name: str) -> set[str]:
