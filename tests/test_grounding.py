@@ -12,6 +12,7 @@ from toolkit.local.decision.grounding import (
     defaults_of,
     moves_values,
     needs_unstated_number,
+    placed_anew,
     qualifies_earlier,
     rules_out_extra_call,
     unfounded_options,
@@ -517,6 +518,62 @@ def test_an_extra_call_that_moves_an_earlier_value_is_found(
     arguments: dict, earlier: list[dict], moves: bool
 ) -> None:
     assert moves_values(arguments, earlier) is moves
+
+
+_JOURNEY = [
+    {"origin": "New York City", "destination": "Los Angeles"},
+    {"origin": "Los Angeles", "destination": "Miami"},
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "arguments", "earlier", "placed"),
+    [
+        # the way back: New York City and Miami are both named twice
+        (
+            "Drive from New York City to Los Angeles, then to Miami, and back to New York City "
+            "from Miami.",
+            {"origin": "Miami", "destination": "New York City"},
+            _JOURNEY,
+            True,
+        ),
+        # named once each: the return leg was not asked for
+        (
+            "Drive from New York City to Los Angeles, then to Miami.",
+            {"origin": "Miami", "destination": "New York City"},
+            _JOURNEY,
+            False,
+        ),
+        # the same number stated for another quantity
+        (
+            "The field of a 2 C charge at 0.5 m, 1 m and 2 m.",
+            {"charge": 2, "distance": 2},
+            [{"charge": 2, "distance": 0.5}, {"charge": 2, "distance": 1}],
+            True,
+        ),
+        # 11 is stated once, as an hour
+        (
+            "The angle at 8:20 and at 11:50.",
+            {"hours": 8, "minutes": 11},
+            [{"hours": 8, "minutes": 20}, {"hours": 11, "minutes": 50}],
+            False,
+        ),
+        # the same numbers in their places: a repeat, not a move
+        ("Add 6 and 5, then 6 and 5.", {"x": 6, "y": 5}, [{"x": 6, "y": 5}], False),
+        # a value no earlier call took: the other rules judge the call
+        (
+            "From Paris to Rome and from Rome to Paris and Oslo.",
+            {"origin": "Oslo", "destination": "Paris"},
+            [{"origin": "Paris", "destination": "Rome"}],
+            False,
+        ),
+    ],
+)
+def test_a_value_moved_to_another_place_needs_another_mention(
+    question: str, arguments: dict, earlier: list[dict], placed: bool
+) -> None:
+    text = conversation_text([{"role": "user", "content": question}])
+    assert placed_anew(arguments, earlier, text) is placed
 
 
 def test_optional_guesses_inside_an_object_are_left_out() -> None:

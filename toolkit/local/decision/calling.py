@@ -34,6 +34,7 @@ from toolkit.local.decision.grounding import (
     conversation_text,
     moves_values,
     needs_unstated_number,
+    placed_anew,
     qualifies_earlier,
     repeats,
     rules_out_extra_call,
@@ -682,7 +683,11 @@ class CallWriter:
                 return True
             earlier = [a for n, a in made if n == tool] + turn.history.answered.get(tool, [])
             required = turn.required.get(tool or "", [])
-            return tool is not None and repeats(written, required, earlier, rearranged=True)
+            if self.policy.optional_news:  # the call is judged whole: "…, in air"
+                required = list((turn.schemas.get(tool or "") or {}).get("properties") or {})
+            if tool is None or not repeats(written, required, earlier, rearranged=True):
+                return False
+            return not (self.policy.stated_places and placed_anew(written, earlier, turn.grounding))
 
         for probe, names in self._probes(turn, made, grammar):
             schemas = [turn.schemas.get(n) for n in names]
@@ -712,6 +717,10 @@ class CallWriter:
             same = [a for n, a in made if n == tool]
             if qualifies_earlier(arguments, same):
                 continue  # "3 kg of apples" after "apples": the same item, qualified
+            earlier = same + turn.history.answered.get(tool, [])
+            anew = self.policy.stated_places and placed_anew(arguments, earlier, turn.grounding)
+            if anew:
+                return pieces, generation, call  # the way back: values stated again, moved
             if self.policy.values_keep_places and moves_values(arguments, same):
                 continue  # the earlier calls' values, one of them in another place
             exempt = turn.defaults.get(tool, frozenset())

@@ -27,6 +27,7 @@ from toolkit.local.decision.numbers import (
     is_number,
     leaves,
     numbers_for_calls,
+    stated_times,
     ungrounded_numbers,
 )
 from toolkit.local.decision.phrases import other_scripts
@@ -45,6 +46,7 @@ __all__ = [
     "moves_values",
     "needs_unstated_number",
     "occurs",
+    "placed_anew",
     "qualifies_earlier",
     "repeats",
     "rules_out_extra_call",
@@ -99,11 +101,22 @@ def occurs(value: str, text: str) -> bool:
     Returns:
         True when it occurs.
     """
-    if not value:
-        return False
+    return bool(value) and re.search(_whole(value), text) is not None
+
+
+def _whole(value: str) -> str:
+    """The pattern of ``value`` (not empty) as a whole word or number: :func:`occurs`."""
     pattern = _EDGE_BEFORE.get(_edge(value[0]), "")
-    pattern += re.escape(value) + _EDGE_AFTER.get(_edge(value[-1]), "")
-    return re.search(pattern, text) is not None
+    return pattern + re.escape(value) + _EDGE_AFTER.get(_edge(value[-1]), "")
+
+
+def _times_stated(value: Any, text: str) -> int:
+    """How many times ``text`` (case-folded) writes a value: a number as a number (signs are
+    not read), else as a whole word or phrase (:func:`occurs`)."""
+    if is_number(value):
+        return stated_times(abs(float(value)), text)
+    spelled = _spelled(value)
+    return len(re.findall(_whole(spelled), text)) if spelled else 0
 
 
 def _edge(char: str) -> str:
@@ -388,6 +401,42 @@ def moves_values(arguments: Mapping[str, Any], earlier: Sequence[Mapping[str, An
                 return False  # a value no earlier call took
             moved = moved or key not in keys
     return moved
+
+
+def placed_anew(
+    arguments: Mapping[str, Any], earlier: Sequence[Mapping[str, Any]], text: str
+) -> bool:
+    """Whether a call of a tool that takes only values its earlier calls took puts one of
+    them where none of those calls put it, and the conversation states each value so moved
+    more often than it has places already: the way back of a journey ("from New York to Los
+    Angeles, then to Miami, and back to New York" makes ``(Miami, New York)`` after ``(New
+    York, Los Angeles)`` and ``(Los Angeles, Miami)``), the same number stated for another
+    quantity ("2 coulombs at 2 metres"). Each time the user states a value it has one place;
+    ``clock_angle(hours=8, minutes=11)`` after ``(8, 20)`` and ``(11, 50)`` moves an 11 stated
+    once (:func:`moves_values`), and ``add(5, 6)`` after ``add(6, 5)`` asks again.
+
+    Args:
+        arguments: The candidate call's arguments (those written so far, while decoding).
+        earlier: The arguments of the earlier calls of the same tool.
+        text: :func:`conversation_text` of the conversation.
+
+    Returns:
+        True for such a call.
+    """
+    places: dict[str, set[str]] = {}
+    for before in earlier:
+        for key, value in before.items():
+            for leaf in leaves(value):
+                places.setdefault(_spelled(leaf), set()).add(key)
+    moved: list[tuple[Any, int]] = []
+    for key, value in arguments.items():
+        for leaf in leaves(value):
+            keys = places.get(_spelled(leaf))
+            if keys is None:
+                return False  # a value no earlier call took: the other rules judge the call
+            if key not in keys:
+                moved.append((leaf, len(keys)))
+    return bool(moved) and all(_times_stated(leaf, text) > taken for leaf, taken in moved)
 
 
 def repeats(

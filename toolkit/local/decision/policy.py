@@ -287,6 +287,16 @@ class ToolPolicy:
             (:func:`~toolkit.local.decision.grounding.moves_values`):
             ``clock_angle(hours=8, minutes=11)`` after ``(8, 20)`` and ``(11, 50)``. Crossed
             lists keep each value in its place, and a chain's next leg brings a new value.
+        stated_places: One more call of a tool that only takes values its earlier calls took
+            is made when it moves a value to another parameter and the conversation states
+            that value more often than it has places already
+            (:func:`~toolkit.local.decision.grounding.placed_anew`): the way back of a journey,
+            ``(Miami, New York)`` after ``(New York, Los Angeles)`` and ``(Los Angeles,
+            Miami)`` when the question names New York twice.
+        optional_news: One more call whose values repeat an earlier call's is given up only
+            once every argument is written, not once the required ones are: an optional value
+            may still ask something new (``field_strength(2, 1, medium="air")`` after
+            ``field_strength(2, 1)``, "at 1 meter in a vacuum, and at 1 meter in air").
         answer_when_combined: After results, answer instead of calling when the last step
             combined earlier results and left no number of the turn unused while the model
             would name a tool this turn already called
@@ -439,6 +449,8 @@ class ToolPolicy:
     unread_text_calls: bool = True
     unasked_choices: bool = True
     values_keep_places: bool = True
+    stated_places: bool = True
+    optional_news: bool = True
     user_words: bool = True
     answer_step: bool = True
     answer_when_combined: bool = True
