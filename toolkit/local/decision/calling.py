@@ -34,6 +34,7 @@ from toolkit.local.decision.grounding import (
     conversation_text,
     moves_values,
     needs_unstated_number,
+    occurs,
     placed_anew,
     qualifies_earlier,
     repeats,
@@ -338,6 +339,8 @@ class CallWriter:
             else:
                 tool = found[0]["function"]["name"]
                 retry = self._grounded_retry(turn, tool, found[0], retried)
+                if retry is None:
+                    retry = self._first_item(turn, tool, found[0])
                 if retry is not None:
                     return retry
                 p = (self.names or {}).get(tool, 0.0)
@@ -390,6 +393,37 @@ class CallWriter:
         said = re.sub(r"(?i)^\s*answer\s*:\s*", "", text)
         echo = bool(said) and folded(said) == folded(turn.question)
         return echo or bool(writes_out(text, self.job.tool_names))
+
+    def _first_item(
+        self, turn: CallJudge, tool: str, call: dict[str, Any]
+    ) -> tuple[list[str], Any, list[dict]] | None:
+        """A call rejected for a text value that joins items the question lists, as one
+        (``get_wind_farm("灰谷和盐沼岭风电场")`` asked "灰谷和盐沼岭这两个风电场，谁的轮毂更高？"),
+        written with the first item in its place, the engine writing the call up to its last
+        brace and the model closing it (:attr:`~ToolPolicy.first_listed_item`); the other
+        items follow as the question's lists (:meth:`_listed_call`). ``None`` unless each
+        joined value's first item is the question's words and the call is then sound."""
+        if not self.policy.first_listed_item:
+            return None
+        arguments, changed = arguments_of(call), False
+        for key, value in arguments.items():
+            parts = parts_of(value) if isinstance(value, str) else []
+            if parts and not occurs(value.casefold(), turn.grounding):
+                if not occurs(parts[0].casefold(), turn.grounding):
+                    return None
+                arguments, changed = {**arguments, key: parts[0]}, True
+        if not changed:
+            return None
+        grammar = calls_grammar(self.job.tools, names=[tool], max_calls=1)
+        try:
+            pieces, generation, found, _ = self._attempt(
+                self.tokens, grammar, names=[tool], opening=written_call(tool, arguments)
+            )
+        except LocalModelError:
+            return None  # the item does not fit the parameter's schema
+        if generation.finish_reason != "stop" or len(found) != 1 or turn.rejected(found[0]):
+            return None
+        return pieces, generation, found
 
     def _holds_unstated_number(self, turn: CallJudge, call: dict[str, Any]) -> bool:
         """Whether a call holds, once its optional guesses are left out, a number nobody

@@ -47,6 +47,9 @@ import numpy as np
 
 from toolkit.errors import PromptError
 from toolkit.local.decision.calling import CallWriter
+from toolkit.local.decision.combining import asks_combination
+from toolkit.local.decision.comparison import asked_order, comparison
+from toolkit.local.decision.coordination import listed_calls
 from toolkit.local.decision.grounding import conversation_text
 from toolkit.local.decision.mentions import named_tools, writes_out
 from toolkit.local.decision.numbers import (
@@ -63,6 +66,7 @@ from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import answer_messages, build_prompt, results_nudge
 from toolkit.local.decision.signals import NOT_TEXT_STARTS, name_probabilities, text_probability
 from toolkit.local.decision.turn import (
+    CallJudge,
     folded,
     has_results,
     last_question,
@@ -171,6 +175,8 @@ def answer(
         retry = (decoder.failure_retried() or decoder.failed_step_resumed()) if answered else None
         if retry is not None:  # a failed value in another form, or a failed step resumed
             yield from decoder.calls(None, first=retry)
+        elif answered and decoder.compared():  # the order asked for is in the results
+            yield from decoder.final_answer()
         elif answered and (
             unused_numbers(job.messages, words=False)  # numbers no step has used yet
             or untried_after_failures(job.messages, job.tool_names)  # another tool may help
@@ -275,6 +281,24 @@ class _Decoder(CallWriter, PlanWriter):
         called = {c["function"]["name"] for m in turn for c in m.get("tool_calls") or []}
         likeliest = max(self.names, key=self.names.__getitem__)
         return likeliest in called and results_combined(self.job.messages)
+
+    def compared(self) -> bool:
+        """After results: whether the question asks which value is larger, not by how much
+        (:func:`~toolkit.local.decision.combining.asks_combination`), this turn's results
+        order the values (:func:`~toolkit.local.decision.comparison.comparison`) and the
+        question's lists ask for no call not yet made: the answer is due, with no arithmetic
+        step (:attr:`~ToolPolicy.answer_comparisons`). The small model subtracts the records'
+        other quantity ("谁的风机轮毂更高？" answered by ``subtract`` of the capacities)."""
+        if not self.policy.answer_comparisons or self.job.text_schema is not None:
+            return False
+        question = last_question(self.job.messages)
+        if asked_order(question) is None or asks_combination(question):
+            return False
+        if comparison(self.job.messages) is None:
+            return False
+        turn = CallJudge(self.job, self.policy, auto=True)
+        made = turn.turn_calls
+        return not listed_calls(question, made, turn.schemas, made)
 
     def checked_text(self) -> Iterator[Event]:
         """A text answer that is checked before it is given (``tool_choice="auto"``).

@@ -293,6 +293,14 @@ class ToolPolicy:
             (:func:`~toolkit.local.decision.grounding.placed_anew`): the way back of a journey,
             ``(Miami, New York)`` after ``(New York, Los Angeles)`` and ``(Los Angeles,
             Miami)`` when the question names New York twice.
+        answer_comparisons: After results, when the question asks which value is larger
+            (not by how much) and the results order the values
+            (:func:`~toolkit.local.decision.comparison.comparison`), the answer is written,
+            with no arithmetic step: the small model subtracts the records' other quantity.
+        first_listed_item: A first call rejected for a text value that joins items the
+            question lists, as one (``get_wind_farm("灰谷和盐沼岭风电场")``), is written with the
+            first item in its place; the other items follow as the question's lists
+            (:attr:`listed_items`).
         optional_news: One more call whose values repeat an earlier call's is given up only
             once every argument is written, not once the required ones are: an optional value
             may still ask something new (``field_strength(2, 1, medium="air")`` after
@@ -451,6 +459,8 @@ class ToolPolicy:
     values_keep_places: bool = True
     stated_places: bool = True
     optional_news: bool = True
+    first_listed_item: bool = True
+    answer_comparisons: bool = True
     user_words: bool = True
     answer_step: bool = True
     answer_when_combined: bool = True
