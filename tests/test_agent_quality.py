@@ -1374,3 +1374,66 @@ def test_a_failed_value_is_looked_up_the_way_the_other_value_was(local_server) -
     steps.append((get_capital, {"country": "France"}))
     written = _written(local_server, _tried(question, steps), tools)
     assert written == [("get_population", {"city": "巴黎"})], written
+
+
+# 37. One more call that moves a value the question states again: the way back of a
+# journey, the same number for another quantity. Before, each was given up as a repeat.
+
+
+@tool(parse_docstring=True)
+def driving_distance(origin: str, destination: str) -> str:
+    """The driving distance between two cities, in kilometres.
+
+    Args:
+        origin: The city the drive starts from.
+        destination: The city the drive ends in.
+    """
+    return f"{origin} -> {destination}: 500 km"
+
+
+def test_the_way_back_of_a_journey_is_asked_for(local_server) -> None:
+    question = (
+        "What is the driving distance from Lyon to Milan, then from Milan to Vienna, and then "
+        "back from Vienna to Lyon?"
+    )
+    reply = _sdk(local_server).chat.completions.create(
+        model="local",
+        messages=[{"role": "user", "content": question}],
+        tools=[tool_schema(driving_distance)],
+    )
+    calls = reply.choices[0].message.tool_calls or []
+    legs = [tuple(json.loads(c.function.arguments).values()) for c in calls]
+    assert legs == [("Lyon", "Milan"), ("Milan", "Vienna"), ("Vienna", "Lyon")], legs
+
+
+# 38. Two names the model writes as one value ("A和B") before a comparison: the first
+# name is called, the other follows, and the order the results give is the answer. Before,
+# the joined call was refused as ungrounded and the question answered from recall.
+
+_DAMS = {
+    "石湾": "石湾水电站 (Shiwan): installed capacity 240 MW, dam height 86 m, built 1978",
+    "青坡": "青坡水电站 (Qingpo): installed capacity 180 MW, dam height 121 m, built 1991",
+}
+
+
+@tool
+def get_hydro_station(name: str) -> str:
+    """Look up a hydropower station: its installed capacity, dam height and year built.
+
+    Args:
+        name: The station's name.
+    """
+    key = name.strip().removesuffix("水电站")
+    if key not in _DAMS:
+        raise ToolException(f"No station called {name!r}. Known: 石湾水电站, 青坡水电站")
+    return _DAMS[key]
+
+
+def test_two_names_written_as_one_value_are_each_looked_up_and_compared(local_server) -> None:
+    result = ToolLoop(_chat(local_server), [get_hydro_station, add_numbers]).run(
+        "石湾和青坡这两个水电站，谁的大坝更高？"
+    )
+    assert result.answered, result.hint
+    names = sorted(args["name"].removesuffix("水电站") for _, args in _loop_calls(result))
+    assert names == ["石湾", "青坡"], names
+    assert re.search(r"青坡[^，。；]*更高|更高[^，。；]*青坡", result.answer), result.answer

@@ -356,7 +356,7 @@ class _Decoder(CallWriter, PlanWriter):
         if self._writes_call_out(text):
             yield from self.calls(None)  # the call, written out in a form no parser reads
             return
-        if self._describes_call(text):
+        if self._describes_call(text) or self._orders_unlooked(text):
             self.kept_text = (text, reason)  # the answer, should no sound call be found
             yield from self.calls(None, sound_only=True)
             return
@@ -375,6 +375,21 @@ class _Decoder(CallWriter, PlanWriter):
         """Before any result, and once per request: whether a text answer names an offered
         tool (:attr:`~ToolPolicy.named_tool_calls`), the call it describes not yet tried."""
         return self._reads_mentions() and bool(named_tools(text, self.job.tool_names))
+
+    def _orders_unlooked(self, text: str) -> bool:
+        """Before any result, once per request: whether a text answer says which value is
+        larger ("老堰的工人最少") when the question asks it (:func:`~toolkit.local.decision.
+        comparison.asked_order`) and the model would name an offered tool with at least
+        :attr:`~ToolPolicy.name_threshold`: the order is a fact no tool gave, so a sound call
+        is looked for first (:attr:`~ToolPolicy.comparisons_looked_up`)."""
+        if not self.policy.comparisons_looked_up or not text:
+            return False
+        if self.sound_tried or has_results(self.job.messages):
+            return False
+        if asked_order(last_question(self.job.messages)) is None:
+            return False
+        self.measure_names()
+        return self.p_name is not None and self.p_name >= self.policy.name_threshold
 
     def _reads_mentions(self) -> bool:
         """Whether a text answer's mentions of tools are read: before any result, once per

@@ -297,6 +297,10 @@ class ToolPolicy:
             (not by how much) and the results order the values
             (:func:`~toolkit.local.decision.comparison.comparison`), the answer is written,
             with no arithmetic step: the small model subtracts the records' other quantity.
+        comparisons_looked_up: Before any result, a text answer that says which value is
+            larger, when the question asks it and the model would name an offered tool with
+            at least :attr:`name_threshold`, gives way to a sound call: the small model
+            picks one of the names from recall ("老堰的工人最少" beside ``get_paper_mill``).
         first_listed_item: A first call rejected for a text value that joins items the
             question lists, as one (``get_wind_farm("灰谷和盐沼岭风电场")``), is written with the
             first item in its place; the other items follow as the question's lists
@@ -461,6 +465,7 @@ class ToolPolicy:
     optional_news: bool = True
     first_listed_item: bool = True
     answer_comparisons: bool = True
+    comparisons_looked_up: bool = True
     user_words: bool = True
     answer_step: bool = True
     answer_when_combined: bool = True
