@@ -400,7 +400,7 @@ class CallWriter:
         """A call rejected for a text value that joins items the question lists, as one
         (``get_wind_farm("灰谷和盐沼岭风电场")`` asked "灰谷和盐沼岭这两个风电场，谁的轮毂更高？"),
         written with the first item in its place, the engine writing the call up to its last
-        brace and the model closing it (:attr:`~ToolPolicy.first_listed_item`); the other
+        brace and the model closing it (:meth:`_written_with`, :attr:`~ToolPolicy.first_listed_item`); the other
         items follow as the question's lists (:meth:`_listed_call`). ``None`` unless each
         joined value's first item is the question's words and the call is then sound."""
         if not self.policy.first_listed_item:
@@ -412,18 +412,7 @@ class CallWriter:
                 if not occurs(parts[0].casefold(), turn.grounding):
                     return None
                 arguments, changed = {**arguments, key: parts[0]}, True
-        if not changed:
-            return None
-        grammar = calls_grammar(self.job.tools, names=[tool], max_calls=1)
-        try:
-            pieces, generation, found, _ = self._attempt(
-                self.tokens, grammar, names=[tool], opening=written_call(tool, arguments)
-            )
-        except LocalModelError:
-            return None  # the item does not fit the parameter's schema
-        if generation.finish_reason != "stop" or len(found) != 1 or turn.rejected(found[0]):
-            return None
-        return pieces, generation, found
+        return self._written_with(turn, tool, arguments) if changed else None
 
     def _holds_unstated_number(self, turn: CallJudge, call: dict[str, Any]) -> bool:
         """Whether a call holds, once its optional guesses are left out, a number nobody

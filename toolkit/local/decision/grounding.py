@@ -388,11 +388,7 @@ def moves_values(arguments: Mapping[str, Any], earlier: Sequence[Mapping[str, An
     Returns:
         True for such a call.
     """
-    places: dict[str, set[str]] = {}
-    for before in earlier:
-        for key, value in before.items():
-            for leaf in leaves(value):
-                places.setdefault(_spelled(leaf), set()).add(key)
+    places = _places(earlier)
     moved = False
     for key, value in arguments.items():
         for leaf in leaves(value):
@@ -401,6 +397,16 @@ def moves_values(arguments: Mapping[str, Any], earlier: Sequence[Mapping[str, An
                 return False  # a value no earlier call took
             moved = moved or key not in keys
     return moved
+
+
+def _places(earlier: Sequence[Mapping[str, Any]]) -> dict[str, set[str]]:
+    """The parameters each value (spelled as compared) took in the ``earlier`` calls."""
+    places: dict[str, set[str]] = {}
+    for before in earlier:
+        for key, value in before.items():
+            for leaf in leaves(value):
+                places.setdefault(_spelled(leaf), set()).add(key)
+    return places
 
 
 def placed_anew(
@@ -423,11 +429,7 @@ def placed_anew(
     Returns:
         True for such a call.
     """
-    places: dict[str, set[str]] = {}
-    for before in earlier:
-        for key, value in before.items():
-            for leaf in leaves(value):
-                places.setdefault(_spelled(leaf), set()).add(key)
+    places = _places(earlier)
     moved: list[tuple[Any, int]] = []
     for key, value in arguments.items():
         for leaf in leaves(value):
