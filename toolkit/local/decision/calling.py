@@ -399,10 +399,10 @@ class CallWriter:
     ) -> tuple[list[str], Any, list[dict]] | None:
         """A call rejected for a text value that joins items the question lists, as one
         (``get_wind_farm("灰谷和盐沼岭风电场")`` asked "灰谷和盐沼岭这两个风电场，谁的轮毂更高？"),
-        written with the first item in its place, the engine writing the call up to its last
-        brace and the model closing it (:meth:`_written_with`, :attr:`~ToolPolicy.first_listed_item`); the other
-        items follow as the question's lists (:meth:`_listed_call`). ``None`` unless each
-        joined value's first item is the question's words and the call is then sound."""
+        written with the first item in its place (:meth:`_written_with`,
+        :attr:`~ToolPolicy.first_listed_item`); the other items follow as the question's
+        lists (:meth:`_listed_call`). ``None`` unless each joined value's first item is the
+        question's words and the call is then sound."""
         if not self.policy.first_listed_item:
             return None
         arguments, changed = arguments_of(call), False
