@@ -243,6 +243,30 @@ def test_a_loop_at_the_end_of_a_text_is_found_and_kept_once() -> None:
     assert zeros[: repetition_start(zeros)] == "It is 0.0"  # a digit's loop, once it runs on
 
 
+def test_a_block_repeated_with_other_numbers_is_a_loop() -> None:
+    block = (
+        "{n}. **driving_distance**:\n   - Parameters:\n     - `origin`: The city the drive "
+        "starts from.\n     - `destination`: The city the drive ends in.\n   - Type: `object`\n\n"
+    )
+    intro = "The tools:\n\n"
+    two = intro + block.format(n=1) + block.format(n=2)
+    assert repetition_start(two) is None  # twice is no loop yet
+    looped = intro + "".join(block.format(n=n) for n in (1, 2, 13))
+    cut = repetition_start(looped)
+    assert (
+        cut is not None
+        and len(intro) + len(block.format(n=1)) - 5
+        <= cut
+        <= len(intro) + len(block.format(n=1)) + 5
+    ), cut
+    # lines that differ only in their numbers are shorter than a block: a forecast, no loop
+    days = "".join(
+        f"Day {d}: {t} °C, sunny, light wind from the north-west.\n"
+        for d, t in [(1, 20), (2, 18), (3, 22), (4, 19)]
+    )
+    assert repetition_start(days) is None
+
+
 def test_stated_numbers_keep_signs_and_drop_none() -> None:
     texts = ["哈尔滨 (Harbin): -15 °C", "2026-11-15 (Sunday)", "2.1 million, 1,200 cents"]
     assert stated_numbers(texts) == ["-15", "15", "2026", "11", "2.1", "1", "200"]

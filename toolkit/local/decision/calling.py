@@ -237,7 +237,7 @@ class CallWriter:
         listed = first is not None and self.retried_list
         if first is None:
             first = self._first_call(turn, grammar, [name] if name else None, sound_only)
-        if first is None and sound_only:
+        if sound_only and (first is None or not first[2]):  # no sound call, or none at all
             yield from self.checked_text()
             return
         if first is None and turn.auto and (combined := self.asked_combination()):

@@ -8,6 +8,8 @@ over and over until its token budget runs out; :func:`repetition_start` finds wh
 
 from __future__ import annotations
 
+import re
+
 __all__ = ["find_stop", "held_back", "repetition_start"]
 
 
@@ -49,7 +51,14 @@ def held_back(text: str, stops: tuple[str, ...]) -> int:
 
 
 def repetition_start(
-    text: str, *, longest: int = 8, times: int = 8, phrase: int = 48, span: int = 64
+    text: str,
+    *,
+    longest: int = 8,
+    times: int = 8,
+    phrase: int = 48,
+    span: int = 64,
+    shortest_block: int = 120,
+    block: int = 400,
 ) -> int | None:
     """Where a text starts repeating one short piece over and over, at its end.
 
@@ -61,6 +70,11 @@ def repetition_start(
             at least four times and over at least ``span`` characters ("金盏谷养蜂场：共有 "
             seven times).
         span: See ``phrase``.
+        shortest_block: The shortest block looked for beyond ``phrase``: one that comes
+            three times in a row, its numbers aside (a numbered list that describes one tool
+            again and again, "4. **driving_distance**: …", "5. **driving_distance**: …").
+            Lines that differ only in their numbers are shorter ("Day 1: 20 °C, sunny").
+        block: The longest such block.
 
     Returns:
         The index just after the piece's first occurrence (the text cut there keeps it once),
@@ -84,6 +98,36 @@ def repetition_start(
             found = _run_start(text, unit, max(4, -(-span // size)))
             if found is not None:
                 return found
+    return _block_start(text, shortest_block, block)
+
+
+#: A number, which a repeated block may change from one copy to the next.
+_NUMBER = re.compile(r"\d+")
+
+
+def _block_start(text: str, shortest: int, longest: int, times: int = 3) -> int | None:
+    """When the text ends in one block of ``shortest`` to ``longest`` characters ``times``
+    times in a row, each number in it read as any number: the index just after the run's
+    first block; else ``None``."""
+    if len(text) < shortest * times:
+        return None
+    masked, origin, at = [], [], 0  # the text with each number as "#", and where each is
+    for number in _NUMBER.finditer(text):
+        masked.append(text[at : number.start()])
+        origin.extend(range(at, number.start()))
+        masked.append("#")
+        origin.append(number.start())
+        at = number.end()
+    masked.append(text[at:])
+    origin.extend(range(at, len(text) + 1))
+    flat = "".join(masked)
+    for size in range(shortest, min(longest, len(flat) // times) + 1):
+        unit = flat[-size:]
+        if flat[-2 * size : -size] != unit or not unit.strip():
+            continue
+        found = _run_start(flat, unit, times)
+        if found is not None:
+            return origin[found]
     return None
 
 
