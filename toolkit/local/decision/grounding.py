@@ -229,6 +229,8 @@ def adds_new_grounded_values(
     "Rome")`` brings only "to", ``sculpture_name="marble sculpture"`` after a price asked of
     marble only the "sculpture" of ``sculpture_price``, ``wave_file="sound.wav"`` only the
     "sound" of ``generate_sound_wave``: each asks again what the first call asked.
+    A boolean is a switch, not a value anyone states: it neither brings anything nor needs a
+    mention (``direct_flight=true`` for "book a direct flight").
 
     Args:
         arguments: The candidate call's arguments.
@@ -242,7 +244,7 @@ def adds_new_grounded_values(
         True to keep the call.
     """
     before = {_spelled(v) for call in previous for v in leaves(call)}
-    values = {_spelled(v): v for v in leaves(arguments)}
+    values = {_spelled(v): v for v in leaves(arguments) if not isinstance(v, bool)}
     novel = set(values) - before - set(exempt) - {""}
     used = {word for value in before for word in _words(value)}
     fresh = {word for value in novel for word in _words(value)} - used
@@ -335,7 +337,7 @@ def rules_out_extra_call(
     Returns:
         True when the call will be discarded.
     """
-    spelled = "" if value is None else _spelled(value)
+    spelled = "" if value is None or isinstance(value, bool) else _spelled(value)
     if not spelled or spelled in exempt:
         return False
     before = {_spelled(v) for call in previous for v in leaves(call)}
