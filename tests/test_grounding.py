@@ -655,3 +655,16 @@ def test_an_optional_list_of_the_calls_other_values_is_left_out() -> None:
         "deck": [{"rank": "Queen", "suit": "Hearts"}, {"rank": "King", "suit": "Spades"}],
     }
     assert unfounded_options(given, schema, text) == []
+
+
+def test_a_boolean_of_an_extra_call_neither_brings_nor_needs_a_mention() -> None:
+    text = conversation_text(
+        [{"role": "user", "content": "Who found X? Also book a direct flight from Oslo to Rome."}]
+    )
+    flight = {"origin": "Oslo", "destination": "Rome", "direct_flight": True}
+    assert adds_new_grounded_values(flight, [{"discovery": "X"}], text)
+    assert not rules_out_extra_call(True, [{"discovery": "X"}], text)
+    # a switch flipped alone asks for nothing new
+    assert not adds_new_grounded_values(
+        {"city": "Oslo", "detailed": True}, [{"city": "Oslo"}], text
+    )
