@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolkit.local.decision.mentions import named_tools, writes_out
+from toolkit.local.decision.mentions import declines_tools, named_tools, writes_out
 
 
 @pytest.mark.parametrize(
@@ -54,3 +54,21 @@ def test_no_tool_is_named(text: str, tools: list[str]) -> None:
 )
 def test_a_tool_named_in_code_is_a_call_written_out(text: str, written: list[str]) -> None:
     assert writes_out(text, ["book_hotel", "other"]) == written
+
+
+@pytest.mark.parametrize(
+    ("question", "declines"),
+    [
+        ("Quick one, nothing to look up: which planet is called the Red Planet?", True),
+        ("Without using any tools, what is 2 + 2?", True),
+        ("Answer from your own memory: who wrote Hamlet?", True),
+        ("Don't call a function, just say hello.", True),
+        ("不用查，直接告诉我水的沸点是多少？", True),
+        ("不要调用工具，讲个笑话吧。", True),
+        ("Look up the weather in Paris.", False),
+        ("Can you check the stock of widgets?", False),
+        ("帮我查一下北京的天气。", False),
+    ],
+)
+def test_a_question_that_asks_for_no_lookup_is_read(question: str, declines: bool) -> None:
+    assert declines_tools(question) is declines

@@ -51,7 +51,7 @@ from toolkit.local.decision.combining import asks_combination
 from toolkit.local.decision.comparison import asked_order, comparison
 from toolkit.local.decision.coordination import listed_calls
 from toolkit.local.decision.grounding import conversation_text
-from toolkit.local.decision.mentions import named_tools, writes_out
+from toolkit.local.decision.mentions import declines_tools, named_tools, writes_out
 from toolkit.local.decision.numbers import (
     known_numbers,
     magnitude,
@@ -167,6 +167,13 @@ def answer(
             yield from decoder.written_calls(combined)
         else:  # its last step has its result: the answer's
             yield from decoder.final_answer(result=decoder.last_result())
+    elif (
+        job.tool_choice == "auto"
+        and not answered
+        and policy.declined_calls
+        and declines_tools(last_question(job.messages))
+    ):
+        yield from decoder.text()  # the user asked for no lookup
     elif job.tool_choice == "auto":
         decoder.p_text = text_probability(engine, tokens)
         if decoder.p_text < policy.text_threshold or not answered:

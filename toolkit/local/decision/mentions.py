@@ -22,7 +22,32 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["named_tools", "writes_out"]
+__all__ = ["declines_tools", "named_tools", "writes_out"]
+
+#: A question that tells the model not to look anything up ("Quick one, nothing to look up:
+#: …", "不用查，直接告诉我").
+_DECLINED = re.compile(
+    r"\b(?:nothing|no need|don'?t need|do not need) to (?:look (?:anything |it )?up|search|check)"
+    r"|\bwithout (?:using |calling |looking )?(?:any )?(?:tools?|functions?|look ?ups?|searching)"
+    r"|\b(?:don'?t|do not|no need to) (?:use|call) (?:any |the |a )?(?:tools?|functions?)"
+    r"|\b(?:from|off the top of) your (?:own )?(?:memory|head)\b"
+    r"|(?:不用|不需要|不必|无需|别|不要)(?:去)?(?:查|搜|调用|用工具|使用工具)",
+    re.IGNORECASE,
+)
+
+
+def declines_tools(question: str) -> bool:
+    """Whether the question tells the model not to look anything up ("nothing to look up",
+    "without using any tools", "from your own memory", "不用查", "不要调用工具"): the user's
+    own word that no call is wanted.
+
+    Args:
+        question: The user's question.
+
+    Returns:
+        True when it does.
+    """
+    return _DECLINED.search(question) is not None
 
 
 def _spellings(name: str) -> list[str]:

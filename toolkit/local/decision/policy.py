@@ -297,6 +297,9 @@ class ToolPolicy:
             (not by how much) and the results order the values
             (:func:`~toolkit.local.decision.comparison.comparison`), the answer is written,
             with no arithmetic step: the small model subtracts the records' other quantity.
+        declined_calls: Before any result, a question that tells the model not to look
+            anything up ("Quick one, nothing to look up: …", "不用查") is answered in text
+            (:func:`~toolkit.local.decision.mentions.declines_tools`): the user's own word.
         comparisons_looked_up: Before any result, a text answer that says which value is
             larger, when the question asks it and the model would name an offered tool with
             at least :attr:`name_threshold`, gives way to a sound call: the small model
@@ -466,6 +469,7 @@ class ToolPolicy:
     first_listed_item: bool = True
     answer_comparisons: bool = True
     comparisons_looked_up: bool = True
+    declined_calls: bool = True
     user_words: bool = True
     answer_step: bool = True
     answer_when_combined: bool = True
