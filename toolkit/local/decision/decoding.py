@@ -173,7 +173,9 @@ def answer(
         and policy.declined_calls
         and declines_tools(last_question(job.messages))
     ):
-        yield from decoder.text()  # the user asked for no lookup
+        # The user asked for no lookup: the answer is written as though no tool were
+        # offered (with the tools in the prompt the small model writes a call's values out).
+        yield from answer(engine, replace(job, tools=None), policy, cancel=cancel)
     elif job.tool_choice == "auto":
         decoder.p_text = text_probability(engine, tokens)
         if decoder.p_text < policy.text_threshold or not answered:
