@@ -1443,3 +1443,25 @@ def test_two_names_written_as_one_value_are_each_looked_up_and_compared(local_se
     names = sorted(args["name"].removesuffix("水电站") for _, args in _loop_calls(result))
     assert names == ["石湾", "青坡"], names
     assert re.search(r"青坡[^，。；]*更高|更高[^，。；]*青坡", result.answer), result.answer
+
+
+# 39. A question that tells the model not to look anything up is answered in text, as
+# though no tool were offered. Before, the model called the one tool offered with the
+# question's words ("Red Planet" as a station's name).
+
+
+def test_a_question_that_asks_for_no_lookup_is_answered_in_text(local_server) -> None:
+    for question in (
+        "Quick one, nothing to look up: which planet is called the Red Planet?",
+        "不用查，直接告诉我：一年有几个季节？",
+    ):
+        reply = _sdk(local_server).chat.completions.create(
+            model="local",
+            messages=[{"role": "user", "content": question}],
+            tools=[tool_schema(t) for t in (get_hydro_station, get_bridge, get_ferry)],
+        )
+        message = reply.choices[0].message
+        assert not message.tool_calls, (question, message.tool_calls)
+        answer = message.content or ""
+        assert answer.strip() and not leaked_call(answer), (question, answer)
+        assert not re.match(r"\s*\w+\s*:", answer), (question, answer)  # no "city: …" values
