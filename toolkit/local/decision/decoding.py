@@ -387,10 +387,11 @@ class _Decoder(CallWriter, PlanWriter):
 
     def _orders_unlooked(self, text: str) -> bool:
         """Before any result, once per request: whether a text answer says which value is
-        larger ("老堰的工人最少") when the question asks it (:func:`~toolkit.local.decision.
-        comparison.asked_order`) and the model would name an offered tool with at least
-        :attr:`~ToolPolicy.name_threshold`: the order is a fact no tool gave, so a sound call
-        is looked for first (:attr:`~ToolPolicy.comparisons_looked_up`)."""
+        larger ("老堰的工人最少") when the question asks it
+        (:func:`~toolkit.local.decision.comparison.asked_order`) and the model would name an
+        offered tool with at least :attr:`~ToolPolicy.name_threshold`: the order is a fact no
+        tool gave, so a sound call is looked for first
+        (:attr:`~ToolPolicy.comparisons_looked_up`)."""
         if not self.policy.comparisons_looked_up or not text:
             return False
         if self.sound_tried or has_results(self.job.messages):
