@@ -696,6 +696,14 @@ class CallWriter:
         previous = [arguments for _, arguments in made]
         dooming: list[Any] = []  # the value that doomed the last attempt
 
+        def earlier(tool: str | None) -> list[dict[str, Any]]:  # the tool's calls so far
+            return [a for n, a in made if n == tool] + turn.history.answered.get(tool, [])
+
+        def placed(arguments: dict[str, Any], tool: str | None) -> bool:  # the way back
+            if not self.policy.stated_places:
+                return False
+            return placed_anew(arguments, earlier(tool), turn.grounding)
+
         def doomed(value: Any, written: dict[str, Any], tool: str | None) -> bool:
             exempt = turn.defaults.get(tool or "", frozenset())
             key = next(reversed(written), None)  # the argument being written
@@ -704,13 +712,12 @@ class CallWriter:
             ) and not turn.optional_guess(tool, key):
                 dooming[:] = [value]
                 return True
-            earlier = [a for n, a in made if n == tool] + turn.history.answered.get(tool, [])
             required = turn.required.get(tool or "", [])
             if self.policy.optional_news:  # the call is judged whole: "…, in air"
                 required = list((turn.schemas.get(tool or "") or {}).get("properties") or {})
-            if tool is None or not repeats(written, required, earlier, rearranged=True):
+            if tool is None or not repeats(written, required, earlier(tool), rearranged=True):
                 return False
-            return not (self.policy.stated_places and placed_anew(written, earlier, turn.grounding))
+            return not placed(written, tool)
 
         for probe, names in self._probes(turn, made, grammar):
             schemas = [turn.schemas.get(n) for n in names]
@@ -740,9 +747,7 @@ class CallWriter:
             same = [a for n, a in made if n == tool]
             if qualifies_earlier(arguments, same):
                 continue  # "3 kg of apples" after "apples": the same item, qualified
-            earlier = same + turn.history.answered.get(tool, [])
-            anew = self.policy.stated_places and placed_anew(arguments, earlier, turn.grounding)
-            if anew:
+            if placed(arguments, tool):
                 return pieces, generation, call  # the way back: values stated again, moved
             if self.policy.values_keep_places and moves_values(arguments, same):
                 continue  # the earlier calls' values, one of them in another place

@@ -392,9 +392,7 @@ class _Decoder(CallWriter, PlanWriter):
         offered tool with at least :attr:`~ToolPolicy.name_threshold`: the order is a fact no
         tool gave, so a sound call is looked for first
         (:attr:`~ToolPolicy.comparisons_looked_up`)."""
-        if not self.policy.comparisons_looked_up or not text:
-            return False
-        if self.sound_tried or has_results(self.job.messages):
+        if not self.policy.comparisons_looked_up or not text or not self._first_read():
             return False
         if asked_order(last_question(self.job.messages)) is None:
             return False
@@ -404,11 +402,12 @@ class _Decoder(CallWriter, PlanWriter):
     def _reads_mentions(self) -> bool:
         """Whether a text answer's mentions of tools are read: before any result, once per
         request (:attr:`~ToolPolicy.named_tool_calls`)."""
-        return (
-            self.policy.named_tool_calls
-            and not self.sound_tried
-            and not has_results(self.job.messages)
-        )
+        return self.policy.named_tool_calls and self._first_read()
+
+    def _first_read(self) -> bool:
+        """Whether a text answer is read for a call it stands for: before any result, and
+        only while no sound call was looked for in this request."""
+        return not self.sound_tried and not has_results(self.job.messages)
 
     def _invents_numbers(self, text: str) -> bool:
         """Before any tool result: whether the text states a number nobody gave."""
