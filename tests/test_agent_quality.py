@@ -1465,3 +1465,16 @@ def test_a_question_that_asks_for_no_lookup_is_answered_in_text(local_server) ->
         answer = message.content or ""
         assert answer.strip() and not leaked_call(answer), (question, answer)
         assert not re.match(r"\s*\w+\s*:", answer), (question, answer)  # no "city: …" values
+
+
+def test_a_question_that_asks_for_no_lookup_draws_no_arithmetic_plan(local_server) -> None:
+    # A word problem with the arithmetic tools offered is planned into calls; a question
+    # that declines the tools is answered in text before any plan is drawn.
+    reply = _sdk(local_server).chat.completions.create(
+        model="local",
+        messages=[{"role": "user", "content": "Without using any tools, what is 17 times 23?"}],
+        tools=[tool_schema(t) for t in (multiply_xy, add_numbers)],
+    )
+    message = reply.choices[0].message
+    assert not message.tool_calls, message.tool_calls
+    assert (message.content or "").strip() and not leaked_call(message.content), message.content

@@ -146,9 +146,22 @@ def answer(
         LocalModelError: The prompt does not fit the context window.
     """
     policy = policy or ToolPolicy()
+    answered = has_results(job.messages[turn_start(job.messages) :])
+    if (
+        job.tools
+        and job.constrained
+        and job.tool_choice == "auto"
+        and not answered
+        and policy.declined_calls
+        and declines_tools(last_question(job.messages))
+    ):
+        # The user asked for no lookup: the answer is written as though no tool were offered
+        # (with the tools in the prompt the small model writes a call's values out), before
+        # any plan of arithmetic calls is drawn from the question.
+        yield from answer(engine, replace(job, tools=None), policy, cancel=cancel)
+        return
     tokens = engine.tokenize(build_prompt(job, policy, engine.chat_template))
     decoder = _Decoder(engine, job, policy, tokens, cancel)
-    answered = has_results(job.messages[turn_start(job.messages) :])
     if not job.tools or job.tool_choice == "none":
         yield from decoder.text(from_results=answered and job.constrained)
     elif not job.constrained:
@@ -167,15 +180,6 @@ def answer(
             yield from decoder.written_calls(combined)
         else:  # its last step has its result: the answer's
             yield from decoder.final_answer(result=decoder.last_result())
-    elif (
-        job.tool_choice == "auto"
-        and not answered
-        and policy.declined_calls
-        and declines_tools(last_question(job.messages))
-    ):
-        # The user asked for no lookup: the answer is written as though no tool were
-        # offered (with the tools in the prompt the small model writes a call's values out).
-        yield from answer(engine, replace(job, tools=None), policy, cancel=cancel)
     elif job.tool_choice == "auto":
         decoder.p_text = text_probability(engine, tokens)
         if decoder.p_text < policy.text_threshold or not answered:
