@@ -250,6 +250,20 @@ def test_a_record_gives_the_number_under_the_label_the_question_names():
     assert set(unnamed.sources[-1][0]) == {287.0, 2.0}  # one part: no label is named more
 
 
+def test_a_record_number_with_thousands_separators_is_read_whole():
+    # "2,400" in a record is one number; read as "2" and "400", the sum took 400 + 150.
+    tools = arithmetic_tools([LOOKUP, CALCULATE], among=True)
+    records = [
+        "Copperkettle Brewery: founded 1851, output 2,400 litres per day, staff 31",
+        "Blackwater Brewery: founded 1907, output 3,150 litres per day, staff 44",
+    ]
+    question = "How many litres a day do Copperkettle and Blackwater turn out together?"
+    lookups = looked_up(_conversation(question, records), tools)
+    assert [set(s) for s, _ in lookups.sources[-2:]] == [{2400.0}, {3150.0}]
+    assert read_combination("2400 + 3150", lookups) is not None
+    assert read_combination("400 + 150", lookups) is None
+
+
 def test_an_average_is_asked_in_either_language():
     assert asks_average(AVERAGE)
     assert asks_average([{"role": "user", "content": "三个仓库平均每个有多少箱？"}])

@@ -138,6 +138,10 @@ def test_records_of_several_numbers_are_compared_by_the_quantity_the_word_is_abo
     assert labelled_numbers(record) == [({"length", "m"}, "210"), ({"opened"}, "1887")]
     text = "Harbour Ferry: 3-5 stops, about 40 minutes, fare 12 yuan"
     assert labelled_numbers(text)[-1] == ({"fare", "yuan"}, "12")
+    grouped = "output 2,400 litres per day, staff 31"
+    assert labelled_numbers(grouped) == [({"output", "litres", "per", "day"}, "2400"),
+                                         ({"staff"}, "31")]  # fmt: skip
+    assert labelled_numbers('{"output": 2400, "staff": 31}')[0] == ({"output"}, "2400")
     earliest = _looked_up(
         "这两座桥哪座建得最早？",
         "get_bridge",

@@ -12,7 +12,12 @@ from toolkit.local.decision.grounding import (
     adds_new_grounded_values,
     conversation_text,
 )
-from toolkit.local.decision.numbers import said_numbers, signs_restored, stated_numbers
+from toolkit.local.decision.numbers import (
+    result_numbers,
+    said_numbers,
+    signs_restored,
+    stated_numbers,
+)
 from toolkit.local.decision.policy import DEFAULT_NUDGE, RESULTS_NUDGE, ToolPolicy
 from toolkit.local.decision.prompt import build_prompt, prompt_messages, results_nudge
 from toolkit.local.decision.turn import asked_for
@@ -270,6 +275,16 @@ def test_a_block_repeated_with_other_numbers_is_a_loop() -> None:
 def test_stated_numbers_keep_signs_and_drop_none() -> None:
     texts = ["哈尔滨 (Harbin): -15 °C", "2026-11-15 (Sunday)", "2.1 million, 1,200 cents"]
     assert stated_numbers(texts) == ["-15", "15", "2026", "11", "2.1", "1", "200"]
+
+
+def test_a_result_reads_a_grouped_number_whole() -> None:
+    assert result_numbers("output 2,400 litres, staff 31, 1,250,000.5 yuan") == [
+        "2400",
+        "31",
+        "1250000.5",
+    ]
+    assert result_numbers("5,10 and 12,34") == ["5", "10", "12", "34"]  # no group of three
+    assert result_numbers("[1,200,300]") == ["1", "200", "300"]  # JSON: a list
 
 
 def test_a_lost_minus_sign_is_restored() -> None:

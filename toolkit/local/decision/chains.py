@@ -55,8 +55,8 @@ from toolkit.local.decision.numbers import (
     is_number,
     known_numbers,
     plain_number,
+    result_numbers,
     stated_times,
-    written_numbers,
 )
 from toolkit.local.decision.records import labelled_numbers, labelled_value
 
@@ -204,7 +204,7 @@ def results_in_place(
         value = replaced.get(name)
         where = len(results) - 1 if index is None else index
         result = results[where] if 0 <= where < len(results) else None
-        written = written_numbers(result or "")
+        written = result_numbers(result or "")
         if not is_number(value) or abs(float(value)) != number or len(written) != 1:
             return None
         new = float(written[0])

@@ -35,6 +35,7 @@ from toolkit.local.decision.numbers import (
     is_number,
     known_numbers,
     numbers_of,
+    result_numbers,
     stated_times,
     ungrouped,
     written_numbers,
@@ -263,7 +264,7 @@ def _asked_numbers(result: str, named: set[str]) -> frozenset[float]:
     """The numbers of a result the expression may take: those under the label the question
     names most (``{"藏书": 48213, "会员": 5210}`` asked "一共有多少名会员" gives 5210), or every
     number it states when no label is named more than the others."""
-    numbers = frozenset(float(n) for n in written_numbers(result))
+    numbers = frozenset(float(n) for n in result_numbers(result))
     scored = [(len(words & named), float(n)) for words, n in labelled_numbers(result)]
     best = max((score for score, _ in scored), default=0)
     chosen = {n for score, n in scored if score == best}

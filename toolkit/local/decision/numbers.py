@@ -10,6 +10,7 @@ the result" and "一半" state 2, "triple it" and "三倍" 3 — an operand of t
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
@@ -24,6 +25,8 @@ __all__ = [
     "number_spellings",
     "numbers_for_calls",
     "numbers_of",
+    "result_numbers",
+    "result_text",
     "run_together",
     "said_numbers",
     "signs_restored",
@@ -278,6 +281,39 @@ def written_numbers(text: str) -> list[str]:
         The numbers' spellings ("2026-11-24" writes "2026", "11", "24"; "-15 °C" writes "-15").
     """
     return _WRITTEN_NUMBER.findall(text)
+
+
+def result_text(result: str) -> str:
+    """A tool result with its thousands separators taken out of its numbers ("output 2,400
+    litres" → "output 2400 litres"), so that a number so written is read whole.
+
+    A question's "5,10" may list two numbers; a result written as text groups digits the way
+    a record is printed. A JSON result is left as it is: its numbers carry no separators.
+
+    Args:
+        result: A tool result.
+
+    Returns:
+        The result, its grouped numbers written whole.
+    """
+    try:
+        json.loads(result)
+    except ValueError:
+        return _GROUPED.sub(lambda m: m.group().replace(",", ""), result)
+    return result
+
+
+def result_numbers(result: str) -> list[str]:
+    """Every number a tool result writes, as :func:`written_numbers` reads it, a number
+    written with thousands separators read whole (:func:`result_text`).
+
+    Args:
+        result: A tool result.
+
+    Returns:
+        The numbers' spellings, in order.
+    """
+    return written_numbers(result_text(result))
 
 
 def stated_times(number: float, text: str) -> int:

@@ -16,6 +16,8 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from toolkit.local.decision.numbers import result_text
+
 __all__ = [
     "label_words",
     "labelled_numbers",
@@ -160,6 +162,6 @@ def labelled_numbers(result: str) -> list[tuple[set[str], str]]:
         ]
     return [
         (label_words(_NUMBER.sub(" ", part)), n)
-        for part in _PART.split(result)
+        for part in _PART.split(result_text(result))
         for n in _NUMBER.findall(part)
     ]

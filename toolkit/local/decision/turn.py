@@ -47,10 +47,10 @@ from toolkit.local.decision.numbers import (
     numbers_for_calls,
     numbers_of,
     plain_number,
+    result_numbers,
     run_together,
     stated_times,
     ungrounded_numbers,
-    written_numbers,
 )
 from toolkit.local.decision.phrases import in_another_script
 from toolkit.local.decision.policy import ToolPolicy
@@ -523,7 +523,7 @@ class CallJudge:
         mine = {abs(float(arguments[k])) for k in places}
         spent = {n for _, a in self.turn_calls for _, n in number_parameters(a)}
         results = [r for r in self.turn_results if r and not is_error(r)]
-        latest = written_numbers(results[-1]) if results else []
+        latest = result_numbers(results[-1]) if results else []
         question = self.question.casefold()
         waiting = sorted(self.unused, key=lambda n: first_stated(n, question))
         if not waiting or not places or len(latest) != 1:
