@@ -10,6 +10,7 @@ from toolkit.local.decision.grounding import (
     adds_new_grounded_values,
     conversation_text,
     defaults_of,
+    kind_words,
     moves_values,
     needs_unstated_number,
     placed_anew,
@@ -234,6 +235,28 @@ def test_a_value_is_said_by_its_own_words_not_its_parameters_name() -> None:
     assert ungrounded_values({"observatory": "Observatory"}, None, text) == []
     # another parameter's name is no kind of this value
     assert ungrounded_values({"site": "Saltmarsh Observatory"}, None, text) == []
+
+
+def test_a_value_is_not_said_by_the_words_its_descriptions_give_its_kind() -> None:
+    question = "I'm riding the Larkspur lift up and want to sleep in the hut at the top."
+    text = conversation_text([{"role": "user", "content": question}])
+    name = {"type": "string", "description": 'The hut\'s name, e.g. "Greyfell Hut" or "灰峰小屋".'}
+    schema = {"properties": {"name": name}}
+    # "hut" says the kind (the parameter's description, outside its example): not the hut
+    assert ungrounded_values({"name": "Greyfell Hut"}, schema, text) == ["Greyfell Hut"]
+    bare = {"properties": {"name": {"type": "string"}}}
+    assert ungrounded_values({"name": "Greyfell Hut"}, bare, text, described="Look up a hut.")
+    # without a description that says the kind, half the words still say the value
+    assert ungrounded_values({"name": "Greyfell Hut"}, bare, text) == []
+    # a value the user named keeps its kind's word
+    assert ungrounded_values({"name": "Larkspur Hut"}, schema, text) == []
+    assert ungrounded_values({"name": "Hut"}, schema, text) == []  # nothing but its kind
+    off = ToolPolicy(described_kinds=False)
+    assert ungrounded_values({"name": "Greyfell Hut"}, schema, text, off) == []
+    # an example's words are no kind: "city" is, "San Francisco" is shown
+    shown = kind_words("name", "A hut, such as Greyfell Hut.", "例如灰峰小屋")
+    assert shown == {"name", "a", "hut"}
+    assert kind_words("city", "The city, e.g. San Francisco, CA") == {"city", "the"}
 
 
 def test_an_extra_call_must_bring_a_word_that_asks_for_something() -> None:

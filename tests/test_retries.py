@@ -16,6 +16,7 @@ from toolkit.local.decision.retries import (
     listed_items,
     named_keys,
     parts_of,
+    rerouted_failures,
 )
 
 RATIO = ToolPolicy().slip_ratio
@@ -199,3 +200,27 @@ def test_two_refusals_of_one_tool_in_a_step_are_retried_when_the_user_names_a_ke
     ]
     assert failure_to_retry(messages, question)[1] == {"train": "Blue Whale for Stone Bay"}
     assert failure_to_retry(messages) is None  # without the user's words: two refusals
+
+
+def test_values_one_tool_failed_at_are_asked_of_the_tool_that_answered_for_one() -> None:
+    question = "低语洞、灯厅洞和枭石洞这三个洞，平均深度是多少米？"
+    wrong = [
+        (_call(f"b{i}", "get_bridge", cave=cave), f"not found: {cave}. Known bridges: 鸥翼桥")
+        for i, cave in enumerate(["枭石洞", "灯厅洞", "低语洞"])
+    ]
+    right = [(_call("c0", "get_cave", cave="低语洞"), "Whisper Cave (低语洞): depth 142 m")]
+    assert rerouted_failures(_turn(question, wrong, right)) == [
+        ("get_cave", {"cave": "枭石洞"}),
+        ("get_cave", {"cave": "灯厅洞"}),
+    ]
+    assert rerouted_failures(_turn(question, wrong)) == []  # no tool answered for one yet
+    # once asked, a value is not asked again; nor is one another call answered for
+    asked = [(_call("c1", "get_cave", cave="枭石洞"), "not found: 枭石洞")]
+    answered = [(_call("b3", "get_bridge", cave="灯厅洞"), "Lantern Hall (灯厅洞): depth 96 m")]
+    assert rerouted_failures(_turn(question, wrong, right, asked, answered)) == []
+    # a success with a value no failed call held shows nothing
+    other = [(_call("c2", "get_cave", cave="鸥翼洞"), "Gullwing Cave: depth 12 m")]
+    assert rerouted_failures(_turn(question, wrong, other)) == []
+    # the failed calls must hold one text value each, the answering call one too
+    two = [(_call("d0", "get_bridge", cave="枭石洞", city="x"), "not found")]
+    assert rerouted_failures(_turn(question, two, wrong[2:], right)) == []

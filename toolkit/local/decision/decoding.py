@@ -64,6 +64,7 @@ from toolkit.local.decision.numbers import (
 from toolkit.local.decision.planning import PlanWriter
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import answer_messages, build_prompt, results_nudge
+from toolkit.local.decision.retries import rerouted_failures
 from toolkit.local.decision.signals import NOT_TEXT_STARTS, name_probabilities, text_probability
 from toolkit.local.decision.turn import (
     CallJudge,
@@ -166,6 +167,13 @@ def answer(
         yield from decoder.text(from_results=answered and job.constrained)
     elif not job.constrained:
         yield from decoder.free()
+    elif (
+        job.tool_choice == "auto"
+        and answered
+        and policy.rerouted_failures
+        and (rerouted := rerouted_failures(job.messages))
+    ):  # the values one tool failed at, asked of the tool that answered for one of them
+        yield from decoder.written_calls(rerouted)
     elif job.tool_choice == "auto" and (planned := decoder.planned_steps()) is not None:
         if planned:  # the plan's next operations, asked of the arithmetic tools
             yield from decoder.written_calls(planned)

@@ -43,6 +43,7 @@ __all__ = [
     "conversation_text",
     "defaults_of",
     "is_error",
+    "kind_words",
     "moves_values",
     "needs_unstated_number",
     "occurs",
@@ -592,19 +593,49 @@ class CallHistory:
         return bool(results) and all(_mentioned(v, results, self._share) for v in novel - {""})
 
 
+#: Where a description stops saying what kind of value it asks for and starts showing one: a
+#: quoted example (an apostrophe inside a word, as in "the hut's", opens nothing), or the
+#: words that bring one in, up to the description's end.
+_SHOWN = re.compile(
+    r"(?<![^\W_])'[^'\n]{1,80}'(?![^\W_])|\"[^\"\n]{1,80}\"|“[^”\n]{1,80}”"
+    r"|\b(?:e\.\s?g\.|such as|for example|for instance)(?![^\W_]).*|(?:例如|比如).*",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def kind_words(name: str, *descriptions: Any) -> set[str]:
+    """The words that say what kind of value a parameter asks for: its name's and those its
+    descriptions (the parameter's, the tool's) say outside their examples — "hut" of 'The
+    hut's name, e.g. "Greyfell Hut"' or of "Look up a mountain hut". Every value of the kind
+    may hold them, so they do not tell which one the user meant.
+
+    Args:
+        name: The parameter's name.
+        descriptions: Descriptions (anything not a string says nothing).
+
+    Returns:
+        The words, case-folded, each also without a plural "s".
+    """
+    said = " ".join(_SHOWN.sub(" ", d) for d in descriptions if isinstance(d, str))
+    words = _words(f"{' '.join(name_parts(name))} {said}".casefold())
+    return set(words) | {w.removesuffix("s") for w in words if len(w) > 1}
+
+
 def ungrounded_values(
     arguments: Mapping[str, Any],
     parameters: Mapping[str, Any] | None,
     text: str,
     policy: ToolPolicy = _DEFAULT,
+    described: Any = None,
 ) -> list[Any]:
     """The argument values of a call that the conversation never gave.
 
     Numbers anywhere in the arguments must have been stated, in digits or in words
     (:func:`~toolkit.local.decision.numbers.numbers_for_calls`; the numbers of a date the
     conversation states, in whatever spelling, were); a text argument
-    must be mentioned (its own words, not only those of its parameter's name: "Saltmarsh
-    Observatory" for ``observatory`` asked about the Kestrel Peak Observatory), unless the
+    must be mentioned (its own words, not only those that say its kind, :func:`kind_words`:
+    "Saltmarsh Observatory" for ``observatory`` asked about the Kestrel Peak Observatory,
+    "Greyfell Hut" for a hut's ``name`` asked about "the hut at the top"), unless the
     tool's schema offers it (an ``enum`` or ``const`` value, or
     the default). A call made of such values is the model's guess, not the user's request:
     ``get_population("Tokyo")`` asked about the capital of France.
@@ -613,7 +644,9 @@ def ungrounded_values(
         arguments: The call's arguments.
         parameters: The tool's ``parameters`` schema (for its offered values).
         text: :func:`conversation_text` of the conversation.
-        policy: The decision settings (its ``word_share``).
+        policy: The decision settings (its ``word_share``; with ``described_kinds`` off only
+            the parameter's name says a value's kind).
+        described: The tool's description.
 
     Returns:
         The ungrounded values, in order (empty for a grounded call).
@@ -629,7 +662,11 @@ def ungrounded_values(
         offered = [*(schema.get("enum") or []), schema.get("const"), schema.get("default")]
         if value in offered or all(w[0].isdigit() for w in _words(value)):
             continue  # offered by the schema, or only numbers (checked as numbers above)
-        kind = _words(" ".join(name_parts(key)).casefold())
+        kind = (
+            kind_words(key, schema.get("description"), described)
+            if policy.described_kinds
+            else set(_words(" ".join(name_parts(key)).casefold()))
+        )
         if not _mentioned(_spelled(value), text, policy.word_share, kind):
             found.append(value)
     return found

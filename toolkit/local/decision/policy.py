@@ -257,6 +257,16 @@ class ToolPolicy:
             Mount Fuji, after 'e.g. "Everest"') is written again with
             its strings made of the conversation's phrases
             (:mod:`toolkit.local.decision.phrases`).
+        rerouted_failures: After results, when a call of one tool answered for a text value
+            that calls of another tool failed at, the other values those calls failed at are
+            asked of the tool that answered, with no model step (the caves looked up with the
+            bridge tool: :func:`~toolkit.local.decision.retries.rerouted_failures`).
+        described_kinds: A text value of a call is not mentioned by the words that only say
+            its kind, which its parameter's name, its parameter's description or its tool's
+            description say outside their examples: "Greyfell Hut", a hut's name copied
+            from a description's example, is not said by "the hut at the top"
+            (:func:`~toolkit.local.decision.grounding.kind_words`). Off, only the parameter's
+            name says a kind.
         leave_out_guesses: Leave out of a call the model chose to make its optional
             arguments whose values the conversation never gave (``start_year=1789`` asked
             about Lincoln's presidency): the tool's default applies instead of a guess.
@@ -459,6 +469,8 @@ class ToolPolicy:
     named_tool_calls: bool = True
     stated_numbers_fallback: bool = True
     own_words: bool = True
+    described_kinds: bool = True
+    rerouted_failures: bool = True
     leave_out_guesses: bool = True
     value_forms: bool = True
     unread_text_calls: bool = True

@@ -14,14 +14,15 @@ bolts).
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from toolkit.local.decision.grounding import arguments_of, occurs
+from toolkit.local.decision.grounding import arguments_of, is_error, occurs
 from toolkit.local.decision.numbers import leaves
 from toolkit.local.decision.phrases import MAX_WORDS
-from toolkit.local.decision.turn import failed, turn_start
+from toolkit.local.decision.turn import failed, turn_calls, turn_start
 from toolkit.wire import content_text
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "listed_items",
     "named_keys",
     "parts_of",
+    "rerouted_failures",
 ]
 
 #: A word: letters and digits of any script.
@@ -303,3 +305,53 @@ def failure_to_retry(
         ):
             return name, arguments, error
     return None
+
+
+def rerouted_failures(messages: Sequence[Mapping[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """The values this turn's calls of one tool failed at, asked of the tool that answered
+    for another of them.
+
+    Asked about three caves, the small model looks all three up with the bridge tool, which
+    knows none; then it asks the cave tool about the first, which answers — and it leaves the
+    other two at their errors. A person would ask the cave tool about the other two as well.
+    A call of tool B that succeeded with the one text value a failed call of tool A held
+    shows that B is A's value's tool; each other failed call of A with one text value is
+    then B's call with that value in its place, unless B was asked it already or another
+    call answered for it.
+
+    Args:
+        messages: OpenAI messages.
+
+    Returns:
+        ``(tool, arguments)`` of the calls to make, in the order the failures came.
+    """
+    calls, answers = turn_calls(messages)
+    done = [
+        (call["function"]["name"], arguments_of(call), answer)
+        for call, answer in zip(calls, answers, strict=True)
+    ]
+    failures = [(t, a) for t, a, r in done if r is not None and is_error(r)]
+    answered = [(t, a) for t, a, r in done if r is not None and not is_error(r)]
+
+    def text_value(arguments: Mapping[str, Any]) -> tuple[str, str] | None:
+        texts = [(k, v) for k, v in arguments.items() if isinstance(v, str) and v.strip()]
+        return texts[0] if len(texts) == 1 else None
+
+    said = {v for _, a in answered for v in a.values() if isinstance(v, str)}
+    asked = {(t, json.dumps(a, sort_keys=True)) for t, a, _ in done}
+    found: list[tuple[str, dict[str, Any]]] = []
+    for tool, arguments in answered:
+        own = text_value(arguments)
+        if own is None:
+            continue
+        key, value = own
+        sources = {t for t, a in failures if t != tool and text_value(a) and value in a.values()}
+        for failed_tool, failed_arguments in failures:
+            other = text_value(failed_arguments)
+            if failed_tool not in sources or other is None or other[1] in said:
+                continue
+            call = (tool, {**arguments, key: other[1]})
+            if (tool, json.dumps(call[1], sort_keys=True)) in asked or call in found:
+                continue
+            found.append(call)
+    return found

@@ -433,7 +433,8 @@ class CallJudge:
     def _faults(self, call: dict[str, Any]) -> list[Any]:
         """The call's values the conversation never gave (:func:`ungrounded_values`)."""
         schema = self.schemas.get(call["function"]["name"])
-        return ungrounded_values(arguments_of(call), schema, self.grounding, self.policy)
+        described = self.descriptions.get(call["function"]["name"])
+        return ungrounded_values(arguments_of(call), schema, self.grounding, self.policy, described)
 
     def asks_again(self, call: dict[str, Any]) -> bool:
         """With "auto", after results and with no number of the question still waiting:
