@@ -562,6 +562,30 @@ def test_strings_may_exclude_borrowed_words(engine, location, ok):
 
 
 @pytest.mark.parametrize(
+    ("shape", "location", "ok"),
+    [
+        ("x-place-code", "Pleasanton, CA", True),
+        ("x-place-code", "Pleasanton", False),
+        ("x-place-code", "San Jose, California", False),
+        ("x-place-code", "San Jose, C", False),
+        ("x-place-name", "Nairobi, Kenya", True),
+        ("x-place-name", "Nairobi, KE", False),
+        ("x-place-code-or-name", "Nairobi, KE", True),
+        ("x-place-code-or-name", "Santa Fe, New Mexico", True),
+        ("x-place-code-or-name", "A, B, CA", False),  # one comma: a place, then its region
+    ],
+)
+def test_a_string_may_be_held_to_a_place_and_its_region(engine, shape, location, ok):
+    tool = _tool(
+        "weather",
+        {"type": "object", "properties": {"location": {"type": "string", "format": shape}}},
+    )
+    grammar = calls_grammar([tool], max_calls=1)
+    call = f'{{"name": "weather", "arguments": {{"location": "{location}"}}}}'
+    assert engine.accepts(grammar, f"<tool_call>\n{call}\n</tool_call>") is ok
+
+
+@pytest.mark.parametrize(
     ("city", "ok"),
     [("Guangzhou", True), ("广州", False), ("Guangzhou, China", False), ("raining in", True)],
 )

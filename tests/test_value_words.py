@@ -7,7 +7,12 @@ import json
 
 import pytest
 
-from toolkit.local.decision.examples import borrowed_words, quoted_examples
+from toolkit.local.decision.examples import (
+    borrowed_words,
+    example_format,
+    quoted_examples,
+    unshaped_values,
+)
 from toolkit.local.decision.grounding import conversation_text
 from toolkit.local.decision.phrases import (
     MAX_PHRASES,
@@ -183,3 +188,31 @@ def test_a_slip_is_close_to_a_phrase_no_call_used(value, taken, phrase):
         [{"role": "user", "content": "Which lake is deeper, Lake Tahoe or Crater Lake?"}]
     )
     assert slip_of(value, phrases, ToolPolicy().slip_ratio, taken) == phrase
+
+
+@pytest.mark.parametrize(
+    ("description", "shape"),
+    [
+        ("format 'City, State', such as 'Berkeley, CA' or 'New York, NY'", "x-place-code"),
+        ("such as 'Paris, France'", "x-place-name"),
+        ("'City, State' or 'City, Country'; for example, 'Paris, France' or 'New York, NY'",
+         "x-place-code-or-name"),
+        ("'City, State (abbr)' such as 'San Francisco, CA'. 'City, Country' if no state",
+         "x-place-code-or-name"),
+        ("'Latitude, Longitude' (e.g., '37.7749, -122.4194')", None),  # not a place
+        ("e.g. 'Berkeley, CA' or 'Mars'", None),  # the examples do not share the shape
+        ("The city, such as Berkeley, CA", None),  # no quoted example
+    ],
+)  # fmt: skip
+def test_the_shape_a_descriptions_examples_share(description, shape):
+    assert example_format(description) == shape
+
+
+def test_a_value_without_its_examples_shape() -> None:
+    city = "in the format of 'City, State', such as 'Berkeley, CA' or 'New York, NY'"
+    schema = {"properties": {"city": {"type": "string", "description": city}, "n": {}}}
+    for value in ("Pleasanton", "San Jose, California", "Nairobi, Kenya"):
+        assert unshaped_values({"city": value, "n": 2}, schema) == {"city": "x-place-code"}
+    assert unshaped_values({"city": "San Jose, CA"}, schema) == {}
+    offered = {"properties": {"city": {"description": city, "enum": ["Pleasanton"]}}}
+    assert unshaped_values({"city": "Pleasanton"}, offered) == {}  # the schema's own value

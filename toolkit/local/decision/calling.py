@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from toolkit.errors import LocalModelError
 from toolkit.local.decision.clauses import step_prefix
 from toolkit.local.decision.coordination import listed_calls
-from toolkit.local.decision.examples import borrowed_words
+from toolkit.local.decision.examples import borrowed_words, unshaped_values
 from toolkit.local.decision.grounding import (
     adds_new_grounded_values,
     arguments_of,
@@ -262,7 +262,7 @@ class CallWriter:
         if turn.auto and (planned := self.combined_steps(first[2])):
             yield from self.written_calls(planned)  # looked-up values, combined as planned
             return
-        pieces, generation, found = self._in_own_words(turn, first)
+        pieces, generation, found = self._in_shape(turn, self._in_own_words(turn, first))
         self.used += generation.written  # the kept call's opening is output
         stream = ToolCallStream(job.tool_names, lenient=False)
         count = 0
@@ -565,6 +565,27 @@ class CallWriter:
             return first
         return again
 
+    def _in_shape(
+        self, turn: CallJudge, first: tuple[list[str], Any, list[dict]]
+    ) -> tuple[list[str], Any, list[dict]]:
+        """A first call whose text value lacks the shape every quoted example of its
+        parameter's description shows ("Pleasanton" where the examples read 'Berkeley, CA'
+        and 'New York, NY': :func:`~toolkit.local.decision.examples.unshaped_values`) is
+        written again with that value held to the shape; the new call is taken when it is
+        sound."""
+        found = first[2]
+        if not self.policy.example_shapes or len(found) != 1:
+            return first
+        tool = found[0]["function"]["name"]
+        unshaped = unshaped_values(arguments_of(found[0]), turn.schemas.get(tool))
+        if not unshaped:
+            return first
+        tools = [
+            _shaped(t, unshaped) if t["function"]["name"] == tool else t for t in self.job.tools
+        ]
+        again = self._written_again(turn, tool, tools=tools)
+        return first if again is None else again
+
     def _in_their_words(
         self, turn: CallJudge, tool: str
     ) -> tuple[list[str], Any, list[dict]] | None:
@@ -581,11 +602,17 @@ class CallWriter:
         return self._written_again(turn, tool, phrases=phrases)
 
     def _written_again(
-        self, turn: CallJudge, tool: str, **restriction: Any
+        self,
+        turn: CallJudge,
+        tool: str,
+        tools: list[dict[str, Any]] | None = None,
+        **restriction: Any,
     ) -> tuple[list[str], Any, list[dict]] | None:
         """One call of ``tool`` written again under a narrower grammar (``restriction``: the
-        keyword arguments of :func:`calls_grammar`); ``None`` unless it is one sound call."""
-        grammar = calls_grammar(self.job.tools, names=[tool], max_calls=1, **restriction)
+        keyword arguments of :func:`calls_grammar`; ``tools``: the tools' schemas narrowed);
+        ``None`` unless it is one sound call."""
+        offered = self.job.tools if tools is None else tools
+        grammar = calls_grammar(offered, names=[tool], max_calls=1, **restriction)
         pieces, generation, found, doomed = self._attempt(
             self.tokens, grammar, turn.repeat_doom, [tool]
         )
@@ -829,3 +856,16 @@ def _unused_after(messages: list[dict[str, Any]], calls: list[dict[str, Any]]) -
     stated = known_numbers(text, words=False)
     used = {v for m in turn for c in m.get("tool_calls") or [] for v in numbers_of(arguments_of(c))}
     return sorted(stated - used)
+
+
+def _shaped(tool: dict[str, Any], formats: Mapping[str, str]) -> dict[str, Any]:
+    """An OpenAI tool whose named top-level string parameters must take the given formats."""
+    function = tool["function"]
+    parameters = dict(function.get("parameters") or {})
+    properties = dict(parameters.get("properties") or {})
+    for key, shape in formats.items():
+        properties[key] = {**properties[key], "type": "string", "format": shape}
+    return {
+        **tool,
+        "function": {**function, "parameters": {**parameters, "properties": properties}},
+    }

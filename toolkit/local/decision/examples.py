@@ -18,7 +18,7 @@ from typing import Any
 
 from toolkit.local.decision.grounding import occurs
 
-__all__ = ["borrowed_words", "quoted_examples", "words_of"]
+__all__ = ["borrowed_words", "example_format", "quoted_examples", "unshaped_values", "words_of"]
 
 #: A quoted example in a description: 'San Francisco, CA' or "New York, NY" (an apostrophe
 #: inside a word, as in "the user's", opens and closes nothing).
@@ -124,3 +124,76 @@ def borrowed_words(
                 if word.casefold() in own and not occurs(word.casefold(), text):
                     found.add(word)
     return sorted(found)
+
+
+#: An example of a place with its region: "Berkeley, CA", "Paris, FR", "Paris, France".
+_PLACE = re.compile(r"[^\W\d_][^,]*, (?:(?P<code>[A-Z]{2})|[A-Z][a-z]+(?: [A-Z][a-z]+)*)")
+#: A format written out, not an example: 'City, State', 'City, Country', 'City, State (abbr)'.
+_TEMPLATE = re.compile(
+    r"(?:city|town|place|location|name)\s*,\s*(?:state|country|province|region|county)\b.*",
+    re.IGNORECASE,
+)
+#: A format whose region is named, not coded: 'City, Country'.
+_NAMED_REGION = re.compile(r",\s*(?:country|province|region|county)\b", re.IGNORECASE)
+#: What a value of each place format matches.
+_FORMATS = {
+    "x-place-code": re.compile(r"[^\",]+, [A-Z]{2}"),
+    "x-place-name": re.compile(r"[^\",]+, [A-Z][a-z]+(?: [A-Z][a-z]+)*"),
+    "x-place-code-or-name": re.compile(r"[^\",]+, (?:[A-Z]{2}|[A-Z][a-z]+(?: [A-Z][a-z]+)*)"),
+}
+
+
+def example_format(description: Any) -> str | None:
+    """The shape every quoted example of a description shares, as a string format of the
+    calls grammar (:data:`~toolkit.local.format.json_grammar.STRING_FORMATS`): a place and its
+    region's code ("in the format of 'City, State', such as 'Berkeley, CA' or 'New York,
+    NY'"), its region's name ('Paris, France'), or either.
+
+    Args:
+        description: A parameter's description.
+
+    Returns:
+        ``x-place-code``, ``x-place-name`` or ``x-place-code-or-name``; ``None`` when the
+        description quotes no example or one of another shape.
+    """
+    quoted = quoted_examples(description)
+    examples = [e for e in quoted if not _TEMPLATE.fullmatch(e)]
+    matches = [_PLACE.fullmatch(example) for example in examples]
+    if not matches or not all(matches):
+        return None
+    codes = {m.group("code") is not None for m in matches if m}
+    if any(_NAMED_REGION.search(e) for e in quoted if _TEMPLATE.fullmatch(e)):
+        codes.add(False)  # 'City, Country': a country is written by its name
+    return (
+        "x-place-code"
+        if codes == {True}
+        else "x-place-name"
+        if codes == {False}
+        else ("x-place-code-or-name")
+    )
+
+
+def unshaped_values(
+    arguments: Mapping[str, Any], parameters: Mapping[str, Any] | None
+) -> dict[str, str]:
+    """The top-level text values of a call that lack the shape their parameter's examples
+    share (:func:`example_format`): "Pleasanton" or "San Jose, California" where every
+    example reads 'Berkeley, CA'.
+
+    Args:
+        arguments: The call's arguments.
+        parameters: The tool's ``parameters`` schema.
+
+    Returns:
+        ``{parameter: format}`` for each such value.
+    """
+    properties = (parameters or {}).get("properties") or {}
+    found: dict[str, str] = {}
+    for key, value in arguments.items():
+        schema = properties.get(key) if isinstance(properties, Mapping) else None
+        if not isinstance(value, str) or not isinstance(schema, Mapping) or schema.get("enum"):
+            continue
+        shape = example_format(schema.get("description"))
+        if shape is not None and not _FORMATS[shape].fullmatch(value.strip()):
+            found[key] = shape
+    return found

@@ -261,6 +261,11 @@ class ToolPolicy:
             that calls of another tool failed at, the other values those calls failed at are
             asked of the tool that answered, with no model step (the caves looked up with the
             bridge tool: :func:`~toolkit.local.decision.retries.rerouted_failures`).
+        example_shapes: Write a first call again when a text value lacks the shape every
+            quoted example of its parameter's description shows — a place and its region,
+            "Pleasanton" where the examples read 'Berkeley, CA' and 'New York, NY' — with the
+            value held to that shape
+            (:func:`~toolkit.local.decision.examples.unshaped_values`).
         described_kinds: A text value of a call is not mentioned by the words that only say
             its kind, which its parameter's name, its parameter's description or its tool's
             description say outside their examples: "Greyfell Hut", a hut's name copied
@@ -470,6 +475,7 @@ class ToolPolicy:
     stated_numbers_fallback: bool = True
     own_words: bool = True
     described_kinds: bool = True
+    example_shapes: bool = True
     rerouted_failures: bool = True
     leave_out_guesses: bool = True
     value_forms: bool = True

@@ -66,11 +66,19 @@ _TIME = (
 #: ``format`` values enforced by the grammar (RFC 3339 dates and times, lowercase UUIDs):
 #: GBNF for the string's content, between the quotes. Dates are real days of the years 1-9999
 #: (29 February in leap years only); times have no leap second.
+_PLACE = r'[^",\\\x7F\x00-\x1F]+ ", " '  # a place's name, then its region after a comma
+_CODE = "[A-Z] [A-Z]"  # a region's two-letter code: "CA", "FR"
+_WORD = '[A-Z] [a-z]+ (" " [A-Z] [a-z]+)*'  # a region's name: "France", "New Mexico"
 STRING_FORMATS = {
     "date": _DATE,
     "time": _TIME,
     "date-time": f'{_DATE} "T" {_TIME}',
     "uuid": '[0-9a-f]{8} "-" [0-9a-f]{4} "-" [0-9a-f]{4} "-" [0-9a-f]{4} "-" [0-9a-f]{12}',
+    # The toolkit's own: a place and its region, as a description's examples show them
+    # ("Berkeley, CA"; "Paris, France"; either) — :mod:`toolkit.local.decision.examples`.
+    "x-place-code": f"{_PLACE}{_CODE}",
+    "x-place-name": f"{_PLACE}{_WORD}",
+    "x-place-code-or-name": f"{_PLACE}({_CODE} | {_WORD})",
 }
 
 _PRIMITIVES = {
