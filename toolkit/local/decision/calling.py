@@ -124,6 +124,10 @@ class CallWriter:
 
         def _stated_numbers(self) -> list[str] | None: ...
 
+        def planned_steps(
+            self, chosen: Sequence[Mapping[str, Any]] = ()
+        ) -> list[tuple[str, dict[str, Any]]] | None: ...
+
         def combined_steps(
             self, chosen: Sequence[Mapping[str, Any]] = (), *, asked: bool = False
         ) -> list[tuple[str, dict[str, Any]]] | None: ...
@@ -258,6 +262,9 @@ class CallWriter:
             # A step of nothing: the answer is there, or the total the question asks for.
             combined = self.asked_combination()
             yield from self.written_calls(combined) if combined else self.text(from_results=True)
+            return
+        if turn.auto and not turn.turn_calls and (planned := self.planned_steps(first[2])):
+            yield from self.written_calls(planned)  # arithmetic, a lookup offered beside it
             return
         if turn.auto and (planned := self.combined_steps(first[2])):
             yield from self.written_calls(planned)  # looked-up values, combined as planned

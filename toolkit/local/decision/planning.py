@@ -66,14 +66,28 @@ class PlanWriter:
 
         def _finished(self, reason: str, decision: str) -> Finished: ...
 
-    def planned_steps(self) -> list[tuple[str, dict[str, Any]]] | None:
+    def planned_steps(
+        self, chosen: Sequence[Mapping[str, Any]] = ()
+    ) -> list[tuple[str, dict[str, Any]]] | None:
         """The calls a question of arithmetic asks for next, read from the expression the
         model writes for it (:mod:`toolkit.local.decision.arithmetic`,
         :attr:`~ToolPolicy.plan_arithmetic`): ``[]`` once its last step has a result,
-        ``None`` when the request is no such question or the turn left the plan."""
+        ``None`` when the request is no such question or the turn left the plan.
+
+        With tools of other kinds offered beside the arithmetic ones (a lookup the question
+        has no use for), the question is one of arithmetic when the model chose an
+        arithmetic call for its first step (``chosen``: the calls it wrote, before any of
+        the turn) or the turn's calls so far are all arithmetic
+        (:attr:`~ToolPolicy.plan_among_lookups`)."""
         if not self.policy.plan_arithmetic or not self.job.constrained:
             return None
         tools = arithmetic_tools(self.job.tools)
+        if tools is None and self.policy.plan_among_lookups:
+            among = arithmetic_tools(self.job.tools, among=True)
+            made, _ = turn_calls(self.job.messages)
+            steps = list(made) or list(chosen)
+            if among is not None and steps and all(is_arithmetic(c, among) for c in steps):
+                tools = among
         if tools is None:
             return None
         question = last_question(self.job.messages)

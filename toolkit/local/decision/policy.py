@@ -261,6 +261,10 @@ class ToolPolicy:
             that calls of another tool failed at, the other values those calls failed at are
             asked of the tool that answered, with no model step (the caves looked up with the
             bridge tool: :func:`~toolkit.local.decision.retries.rerouted_failures`).
+        plan_among_lookups: A question of arithmetic is planned (``plan_arithmetic``) with
+            tools of other kinds offered too, when the model's first step is an arithmetic
+            call: "A roll weighs 12.5 kg, a truck carries 84 rolls, 3 trucks leave a day" with
+            a lookup offered beside ``add`` and ``multiply`` was ``add(12.5, 84)``.
         example_shapes: Write a first call again when a text value lacks the shape every
             quoted example of its parameter's description shows — a place and its region,
             "Pleasanton" where the examples read 'Berkeley, CA' and 'New York, NY' — with the
@@ -476,6 +480,7 @@ class ToolPolicy:
     own_words: bool = True
     described_kinds: bool = True
     example_shapes: bool = True
+    plan_among_lookups: bool = True
     rerouted_failures: bool = True
     leave_out_guesses: bool = True
     value_forms: bool = True
