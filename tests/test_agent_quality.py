@@ -1478,3 +1478,125 @@ def test_a_question_that_asks_for_no_lookup_draws_no_arithmetic_plan(local_serve
     message = reply.choices[0].message
     assert not message.tool_calls, message.tool_calls
     assert (message.content or "").strip() and not leaked_call(message.content), message.content
+
+
+# 40. A chain whose second tool's description shows an example name: the model looked the
+# example up beside the first lookup ("the depot at the end of the line" as "North Depot"),
+# and answered from it. A value made of its kind's word ("Depot") and words nobody said is
+# not the user's; the depot the tram line's record names is looked up instead.
+
+_TRAM_LINES = {
+    "7": "Tram line 7 (七号线): 14 stops, 9.6 km, terminus at Harbor Depot (港口车场)",
+    "12": "Tram line 12 (十二号线): 21 stops, 13.1 km, terminus at North Depot (北车场)",
+}
+_DEPOTS = {
+    "harbor depot": "Harbor Depot (港口车场): houses 38 trams, opened 1962",
+    "north depot": "North Depot (北车场): houses 52 trams, opened 1931",
+}
+
+
+@tool
+def get_tram_line(line: str) -> str:
+    """Look up a tram line: its stops, length and the depot at its terminus.
+
+    Args:
+        line: The line's number, e.g. "12".
+    """
+    key = re.sub(r"\D", "", line)
+    if key not in _TRAM_LINES:
+        raise ToolException(f"No tram line {line!r}. Known lines: 7, 12")
+    return _TRAM_LINES[key]
+
+
+@tool
+def get_depot(name: str) -> str:
+    """Look up a tram depot: how many trams it houses and when it opened.
+
+    Args:
+        name: The depot's name, e.g. "North Depot" or "北车场".
+    """
+    key = name.strip().casefold()
+    if key not in _DEPOTS:
+        raise ToolException(f"No depot called {name!r}. Known depots: Harbor Depot, North Depot")
+    return _DEPOTS[key]
+
+
+def test_a_chain_looks_up_the_record_it_names_not_a_descriptions_example(local_server) -> None:
+    result = ToolLoop(_chat(local_server), [get_tram_line, get_depot]).run(
+        "Tram line 7 ends at a depot. How many trams does the depot at the end of line 7 house?"
+    )
+    assert result.answered, result.hint
+    depots = [args["name"] for name, args in _loop_calls(result) if name == "get_depot"]
+    assert depots and all("north" not in d.casefold() for d in depots), depots
+    assert re.search(r"(?<!\d)38(?!\d)", result.answer), result.answer
+
+
+# 41. The values one tool failed at, after another tool answered for one of them: the others
+# are asked of the tool that answered (the depots looked up as tram lines).
+
+
+def test_values_a_tool_failed_at_are_asked_of_the_tool_that_answered(local_server) -> None:
+    question = "北车场和港口车场各停了多少辆电车？"
+    failures = [("c1", "北车场"), ("c2", "港口车场")]
+    messages: list[dict] = [{"role": "user", "content": question}]
+    for call_id, name in failures:
+        messages.append(_asked(call_id, "get_tram_line", {"line": name}))
+        error = f"Error: No tram line {name!r}. Known lines: 7, 12"
+        messages.append({"role": "tool", "tool_call_id": call_id, "content": error})
+    messages.append(_asked("c3", "get_depot", {"name": "北车场"}))
+    messages.append({"role": "tool", "tool_call_id": "c3", "content": _DEPOTS["north depot"]})
+    reply = _sdk(local_server).chat.completions.create(
+        model="local", messages=messages, tools=[tool_schema(get_tram_line), tool_schema(get_depot)]
+    )
+    calls = reply.choices[0].message.tool_calls or []
+    asked = [(c.function.name, json.loads(c.function.arguments)) for c in calls]
+    assert asked == [("get_depot", {"name": "港口车场"})], asked
+
+
+# 42. A value held to the shape its description's examples share: asked about a town, the
+# model wrote the town alone where every example reads 'City, State'.
+
+
+@tool
+def find_hardware_store(city: str) -> str:
+    """Find hardware stores open today.
+
+    Args:
+        city: The city, in the format of 'City, State', such as 'Berkeley, CA' or 'Austin, TX'.
+    """
+    return f"Hardware stores in {city}: Anvil & Sons (open until 19:00)"
+
+
+def test_a_value_takes_the_shape_of_its_descriptions_examples(local_server) -> None:
+    for question in (
+        "Any hardware stores open in Boulder today?",
+        "Find me a hardware store in Tucson.",
+    ):
+        calls = (
+            _sdk(local_server)
+            .chat.completions.create(
+                model="local",
+                messages=[{"role": "user", "content": question}],
+                tools=[tool_schema(find_hardware_store)],
+            )
+            .choices[0]
+            .message.tool_calls
+            or []
+        )
+        cities = [json.loads(c.function.arguments)["city"] for c in calls]
+        town = question.split(" in ")[1].split()[0].rstrip(".")
+        assert cities and all(re.fullmatch(rf"{town}, [A-Z]{{2}}", c) for c in cities), cities
+
+
+# 43. A word problem with a lookup offered beside the arithmetic tools: the model's first
+# step was an operation on the wrong numbers; the question's expression is planned instead.
+
+
+def test_a_word_problem_is_planned_with_a_lookup_offered_beside_it(local_server) -> None:
+    result = ToolLoop(_chat(local_server), [*_ARITHMETIC, get_tram_line]).run(
+        "A crate holds 24 bottles. The shop ordered 15 crates and has sold 290 bottles so far. "
+        "How many bottles are left?"
+    )
+    assert result.answered, result.hint
+    assert [name for name, _ in _loop_calls(result)] == ["multiply_numbers", "subtract_numbers"]
+    assert re.search(r"(?<![\d.])70(?![\d.])", result.answer), result.answer

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from toolkit.local.decision.mentions import declines_tools, named_tools, writes_out
+from toolkit.local.decision.mentions import (
+    declines_tools,
+    named_tools,
+    question_names,
+    writes_out,
+)
 
 
 @pytest.mark.parametrize(
@@ -72,3 +77,20 @@ def test_a_tool_named_in_code_is_a_call_written_out(text: str, written: list[str
 )
 def test_a_question_that_asks_for_no_lookup_is_read(question: str, declines: bool) -> None:
     assert declines_tools(question) is declines
+
+
+@pytest.mark.parametrize(
+    ("question", "tools", "named"),
+    [
+        ("Want an order from McDonald's on Uber Eats? Two Big Macs.", ["uber.eat.order"], True),
+        ("Can you find me a nice movie directed by James Gray?", ["Movies_3_FindMovies"], True),
+        ("Who discovered the neutron?", ["get_discoverer"], True),  # "discovered", "discoverer"
+        ("What is the current time in Sydney?", ["get_local_time"], False),  # "local" unsaid
+        ("When will the sun set in Beijing today?", ["calculate_sunrise"], False),
+        ("Who was the US president during the Civil War?", ["us_history.get_president"], False),
+        ("Find the weather", ["get"], False),  # a name of nothing but how it works
+        ("Find me a restaurant in Rome", ["find_restaurant", "book_table"], True),
+    ],
+)  # fmt: skip
+def test_a_question_names_a_tool_by_the_words_of_what_it_is_about(question, tools, named):
+    assert bool(question_names(question, tools)) is named

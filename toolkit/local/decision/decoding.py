@@ -51,7 +51,12 @@ from toolkit.local.decision.combining import asks_combination
 from toolkit.local.decision.comparison import asked_order, comparison
 from toolkit.local.decision.coordination import listed_calls
 from toolkit.local.decision.grounding import conversation_text
-from toolkit.local.decision.mentions import declines_tools, named_tools, writes_out
+from toolkit.local.decision.mentions import (
+    declines_tools,
+    named_tools,
+    question_names,
+    writes_out,
+)
 from toolkit.local.decision.numbers import (
     known_numbers,
     magnitude,
@@ -205,7 +210,10 @@ def answer(
             decoder.measure_names()
             yield from decoder.calls(None)
         elif not answered and (
-            (decoder.p_text >= policy.text_threshold and decoder.sure())  # a tool over recall
+            (  # a tool over recall: the model all but sure of it, or the question names it
+                decoder.p_text >= policy.text_threshold
+                and (decoder.sure() or decoder.named_by_question())
+            )
             or (  # a call meant, its name unsure
                 decoder.p_text < policy.call_intent_threshold
                 and policy.call_intent_name_floor <= p_name < policy.name_threshold
@@ -289,6 +297,15 @@ class _Decoder(CallWriter, PlanWriter):
         call (:attr:`~ToolPolicy.sure_call_threshold`): then the call is tried, and kept
         when it is sound (:meth:`calls` with ``sound_only``)."""
         return self.p_name is not None and self.p_name >= self.policy.sure_call_threshold
+
+    def named_by_question(self) -> bool:
+        """Whether the question says in its own words what an offered tool is about
+        (:func:`~toolkit.local.decision.mentions.question_names`,
+        :attr:`~ToolPolicy.question_named_tools`): then, the model preferring text, the call
+        is tried and kept when it is sound, as when the model is all but sure of a tool."""
+        if not self.policy.question_named_tools:
+            return False
+        return bool(question_names(last_question(self.job.messages), self.job.tool_names))
 
     def answer_due(self) -> bool:
         """After results: whether the last step combined them and left nothing unused

@@ -22,7 +22,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["declines_tools", "named_tools", "writes_out"]
+from toolkit.local.decision.records import name_words
+
+__all__ = ["declines_tools", "named_tools", "question_names", "writes_out"]
 
 #: A question that tells the model not to look anything up ("Quick one, nothing to look up:
 #: …", "不用查，直接告诉我").
@@ -117,3 +119,48 @@ def writes_out(text: str, tool_names: Iterable[str]) -> list[str]:
         for name in named
         if any(re.search(r"[\[{,:]\s*\"" + spelling + '"', text) for spelling in _spellings(name))
     ]
+
+
+#: Words of a tool's name that say how it works, not what it is about ("get", "find").
+_ACTIONS = frozenset(
+    "get find search retrieve fetch list lookup look query calculate compute check show set "
+    "update create make run send add remove delete api tool tools function info details data "
+    "the for and with from".split()
+)
+#: A word of a question, in the Latin script.
+_QUESTION_WORD = re.compile(r"[a-z]+")
+
+
+def _same_word(word: str, other: str) -> bool:
+    """Whether two words are one word in two forms: one the other with an ending of up to
+    two letters ("eat" and "eats"), or sharing all but their last three letters, four at
+    least ("movies" and "movie", "discoverer" and "discovered")."""
+    short, long = sorted((word, other), key=len)
+    if long.startswith(short) and len(long) - len(short) <= 2:
+        return True
+    pairs = enumerate(zip(word, other, strict=False))
+    shared = next((i for i, (a, b) in pairs if a != b), len(short))
+    return shared >= max(4, len(short) - 3)
+
+
+def question_names(question: str, tool_names: Iterable[str]) -> list[str]:
+    """The offered tools whose names the question says in its own words: every word of the
+    name that tells what the tool is about (its words of three letters or more but those that
+    say how it works, "get", "find", "search"…) occurs in the question, in some form
+    ("Want an order from McDonald's on Uber Eats?" names ``uber.eat.order``; "a movie
+    directed by James Gray" names ``Movies_3_FindMovies``).
+
+    Args:
+        question: The user's question.
+        tool_names: The offered tools' names.
+
+    Returns:
+        The names of the tools named, in the order given.
+    """
+    said = set(_QUESTION_WORD.findall(question.casefold()))
+    found = []
+    for name in tool_names:
+        words = name_words(name) - _ACTIONS
+        if words and all(any(_same_word(w, s) for s in said) for w in words):
+            found.append(name)
+    return found

@@ -261,6 +261,11 @@ class ToolPolicy:
             that calls of another tool failed at, the other values those calls failed at are
             asked of the tool that answered, with no model step (the caves looked up with the
             bridge tool: :func:`~toolkit.local.decision.retries.rerouted_failures`).
+        question_named_tools: Before any result, when the model prefers text but the
+            question says in its own words what an offered tool is about — every word of its
+            name but those that say how it works ("Want an order from McDonald's on Uber
+            Eats?" for ``uber.eat.order``) — the call is tried, and made only when it is
+            sound (:func:`~toolkit.local.decision.mentions.question_names`).
         plan_among_lookups: A question of arithmetic is planned (``plan_arithmetic``) with
             tools of other kinds offered too, when the model's first step is an arithmetic
             call: "A roll weighs 12.5 kg, a truck carries 84 rolls, 3 trucks leave a day" with
@@ -481,6 +486,7 @@ class ToolPolicy:
     described_kinds: bool = True
     example_shapes: bool = True
     plan_among_lookups: bool = True
+    question_named_tools: bool = True
     rerouted_failures: bool = True
     leave_out_guesses: bool = True
     value_forms: bool = True
