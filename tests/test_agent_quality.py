@@ -1516,9 +1516,10 @@ def get_depot(name: str) -> str:
         name: The depot's name, e.g. "North Depot" or "北车场".
     """
     key = name.strip().casefold()
-    if key not in _DEPOTS:
-        raise ToolException(f"No depot called {name!r}. Known depots: Harbor Depot, North Depot")
-    return _DEPOTS[key]
+    for english, record in _DEPOTS.items():
+        if key in (english, record.split("(")[1].split(")")[0]):  # its English or Chinese name
+            return record
+    raise ToolException(f"No depot called {name!r}. Known depots: Harbor Depot, North Depot")
 
 
 def test_a_chain_looks_up_the_record_it_names_not_a_descriptions_example(local_server) -> None:
