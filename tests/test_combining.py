@@ -158,6 +158,21 @@ def test_no_lookups_to_combine():
             message["tool_call_id"] = "d" + message["tool_call_id"]
     lookups = looked_up(retried, tools)
     assert lookups is not None and len(lookups.results) == 2  # the refusal was asked again
+    # a value refused by one tool and answered by another (the caves asked as bridges)
+    wrong = _conversation(
+        "A and B?", ["not found: A", "not found: B"], arguments=[{"name": "A"}, {"name": "B"}]
+    )
+    for call in wrong[1]["tool_calls"]:
+        call["function"]["name"] = "get_bridge"
+    rerouted = [*wrong, *asked_again[1:]]
+    for message in rerouted[4:]:
+        for call in message.get("tool_calls") or []:
+            call["id"] = "d" + call["id"]
+        if message["role"] == "tool":
+            message["tool_call_id"] = "d" + message["tool_call_id"]
+    lookups = looked_up(rerouted, tools)
+    assert lookups is not None and len(lookups.results) == 2
+    assert looked_up(wrong, tools) is None  # nothing answered yet
 
 
 @pytest.mark.parametrize(

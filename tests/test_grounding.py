@@ -251,6 +251,10 @@ def test_a_value_is_not_said_by_the_words_its_descriptions_give_its_kind() -> No
     # a value the user named keeps its kind's word
     assert ungrounded_values({"name": "Larkspur Hut"}, schema, text) == []
     assert ungrounded_values({"name": "Hut"}, schema, text) == []  # nothing but its kind
+    # nor is a call of it one that uses a value the user gave
+    assert uses_given_values({"name": "Greyfell Hut"}, text)  # "hut", without the schema
+    assert not uses_given_values({"name": "Greyfell Hut"}, text, parameters=schema)
+    assert uses_given_values({"name": "Larkspur Hut"}, text, described="Look up a hut.")
     off = ToolPolicy(described_kinds=False)
     assert ungrounded_values({"name": "Greyfell Hut"}, schema, text, off) == []
     # an example's words are no kind: "city" is, "San Francisco" is shown
@@ -691,3 +695,13 @@ def test_a_boolean_of_an_extra_call_neither_brings_nor_needs_a_mention() -> None
     assert not adds_new_grounded_values(
         {"city": "Oslo", "detailed": True}, [{"city": "Oslo"}], text
     )
+
+
+def test_a_tool_results_grouped_number_grounds_only_itself() -> None:
+    said = [
+        {"role": "user", "content": "Ticket codes 5,10 and 12?"},
+        {"role": "tool", "tool_call_id": "c0", "content": "capacity 1,200 riders per hour"},
+    ]
+    known = known_numbers(conversation_text(said))
+    assert 1200 in known and 1 not in known and 200 not in known  # the result's: whole
+    assert {5, 10, 12} <= known  # the question's "5,10" lists two numbers

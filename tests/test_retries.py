@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from helpers import typed_tool
 
 from toolkit.local.decision.grounding import CallHistory
 from toolkit.local.decision.phrases import conversation_phrases
@@ -224,3 +225,30 @@ def test_values_one_tool_failed_at_are_asked_of_the_tool_that_answered_for_one()
     # the failed calls must hold one text value each, the answering call one too
     two = [(_call("d0", "get_bridge", cave="枭石洞", city="x"), "not found")]
     assert rerouted_failures(_turn(question, two, wrong[2:], right)) == []
+
+
+def test_a_value_that_names_another_tools_kind_is_asked_of_that_tool() -> None:
+    tools = [
+        typed_tool("get_ski_lift", lift="string"),
+        typed_tool("get_mountain_hut", hut="string"),
+        typed_tool("add", a="number", b="number"),
+    ]
+    question = "How many beds does the hut at the top of the Larkspur lift have?"
+    failed = [(_call("h0", "get_mountain_hut", hut="Larkspur lift"), "not found: Larkspur lift")]
+    assert rerouted_failures(_turn(question, failed), tools) == [
+        ("get_ski_lift", {"lift": "Larkspur lift"})
+    ]
+    hut = [(_call("h1", "get_mountain_hut", hut="Larkspur hut"), "not found: Larkspur hut")]
+    assert rerouted_failures(_turn(question, hut), tools) == []  # the failed tool's own kind
+    asked = [(_call("l0", "get_ski_lift", lift="Larkspur lift"), "Larkspur Lift: 1,850 m")]
+    assert rerouted_failures(_turn(question, failed, asked), tools) == []  # asked already
+
+
+def test_a_failed_value_another_tool_answered_for_is_not_tried_again() -> None:
+    question = "How many beds does the hut at the top of the Larkspur lift have?"
+    step = [
+        (_call("h0", "get_mountain_hut", hut="Larkspur lift"), "not found: Larkspur lift"),
+        (_call("l0", "get_ski_lift", lift="Larkspur lift"), "Larkspur Lift: top at Pinecrest"),
+    ]
+    assert failure_to_retry(_turn(question, step), question) is None
+    assert failure_to_retry(_turn(question, step[:1]), question) is not None

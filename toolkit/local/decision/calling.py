@@ -353,7 +353,13 @@ class CallWriter:
                 p = (self.names or {}).get(tool, 0.0)
                 if turn.only_foreign_words(found[0]):
                     worded.append((p, tool))
-                given = uses_given_values(arguments_of(found[0]), turn.grounding, self.policy)
+                given = uses_given_values(
+                    arguments_of(found[0]),
+                    turn.grounding,
+                    self.policy,
+                    turn.schemas.get(tool),
+                    turn.descriptions.get(tool),
+                )
                 fits = given or turn.asks_for(tool, [])
                 stated = not self._holds_unstated_number(turn, found[0])
                 if fits and stated:

@@ -165,15 +165,22 @@ def arithmetic_calls(
 
 
 def _answered_later(lookups: Sequence[tuple[Mapping[str, Any], str | None, int]], at: int) -> bool:
-    """Whether a call of the same tool as the lookup ``at``, in a later step, was answered."""
+    """Whether a call of the same tool as the lookup ``at``, or of another tool with the same
+    text values (the value asked of the tool that knows it), was answered in a later step."""
     tool, step = lookups[at][0]["function"]["name"], lookups[at][2]
+    texts = _text_values(lookups[at][0])
     return any(
-        call["function"]["name"] == tool
+        (call["function"]["name"] == tool or (texts and _text_values(call) == texts))
         and later > step
         and answer is not None
         and not is_error(answer)
         for call, answer, later in lookups[at + 1 :]
     )
+
+
+def _text_values(call: Mapping[str, Any]) -> list[str]:
+    """A call's text values, in order."""
+    return [v for v in arguments_of(call).values() if isinstance(v, str)]
 
 
 def _question_sources(

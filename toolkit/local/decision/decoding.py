@@ -176,7 +176,7 @@ def answer(
         job.tool_choice == "auto"
         and answered
         and policy.rerouted_failures
-        and (rerouted := rerouted_failures(job.messages))
+        and (rerouted := rerouted_failures(job.messages, job.tools))
     ):  # the values one tool failed at, asked of the tool that answered for one of them
         yield from decoder.written_calls(rerouted)
     elif job.tool_choice == "auto" and (planned := decoder.planned_steps()) is not None:

@@ -27,6 +27,7 @@ from toolkit.local.decision.numbers import (
     is_number,
     leaves,
     numbers_for_calls,
+    result_text,
     stated_times,
     ungrounded_numbers,
 )
@@ -68,7 +69,9 @@ FUNCTION_WORDS = frozenset(
 
 
 def conversation_text(messages: Sequence[Mapping[str, Any]]) -> str:
-    """All message text of a conversation, case-folded (what a call may be grounded in).
+    """All message text of a conversation, case-folded (what a call may be grounded in); a
+    tool result's numbers written with thousands separators are written whole ("1,200
+    riders" states 1200, not 1 and 200: :func:`~toolkit.local.decision.numbers.result_text`).
 
     Args:
         messages: OpenAI messages.
@@ -76,7 +79,11 @@ def conversation_text(messages: Sequence[Mapping[str, Any]]) -> str:
     Returns:
         The contents joined by newlines.
     """
-    return "\n".join(content_text(m.get("content")) for m in messages).casefold()
+    return "\n".join(
+        result_text(text) if m.get("role") == "tool" else text
+        for m in messages
+        for text in [content_text(m.get("content"))]
+    ).casefold()
 
 
 def _spelled(value: Any) -> str:
@@ -163,27 +170,45 @@ def _given(value: Any, text: str, share: float) -> bool:
 
 
 def uses_given_values(
-    arguments: Mapping[str, Any], text: str, policy: ToolPolicy = _DEFAULT
+    arguments: Mapping[str, Any],
+    text: str,
+    policy: ToolPolicy = _DEFAULT,
+    parameters: Mapping[str, Any] | None = None,
+    described: Any = None,
 ) -> bool:
     """Whether any argument value of a call is one the conversation gave.
 
     A call none of whose values the user gave ("the fastest route from New York to Boston?"
     answered with ``prime_numbers_in_range(1, 50)``) answers nothing that was asked; booleans
-    and schema defaults do not count as given.
+    and schema defaults do not count as given. Given the tool's schema or description, a text
+    value is not given by the words that only say its kind (:func:`kind_words`: "Greyfell
+    Hut", a description's example, is not given by "the hut at the top").
 
     Args:
         arguments: The call's arguments.
         text: :func:`conversation_text` of the conversation.
-        policy: The decision settings (its ``word_share``).
+        policy: The decision settings (its ``word_share`` and ``described_kinds``).
+        parameters: The tool's ``parameters`` schema.
+        described: The tool's description.
 
     Returns:
         True when at least one value was given.
     """
-    return any(
-        _given(value, text, policy.word_share)
-        for value in leaves(arguments)
-        if not isinstance(value, bool) and _spelled(value)
-    )
+    properties = (parameters or {}).get("properties") or {}
+    known = policy.described_kinds and (parameters is not None or described is not None)
+    for key, value in arguments.items():
+        schema = properties.get(key) if isinstance(properties, Mapping) else None
+        said = schema.get("description") if isinstance(schema, Mapping) else None
+        kind = kind_words(key, said, described) if known else ()
+        for leaf in leaves(value):
+            if isinstance(leaf, bool) or not _spelled(leaf):
+                continue
+            if isinstance(leaf, str) and known:
+                if _mentioned(_spelled(leaf), text, policy.word_share, kind):
+                    return True
+            elif _given(leaf, text, policy.word_share):
+                return True
+    return False
 
 
 def defaults_of(parameters: Mapping[str, Any] | None) -> frozenset[str]:

@@ -19,7 +19,13 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from toolkit.local.decision.grounding import arguments_of, is_error, occurs
+from toolkit.local.decision.grounding import (
+    FUNCTION_WORDS,
+    arguments_of,
+    is_error,
+    kind_words,
+    occurs,
+)
 from toolkit.local.decision.numbers import leaves
 from toolkit.local.decision.phrases import MAX_WORDS
 from toolkit.local.decision.turn import failed, turn_calls, turn_start
@@ -264,8 +270,9 @@ def failure_to_retry(
 ) -> tuple[str, dict[str, Any], str] | None:
     """The call of this turn's last step that failed and is worth one more try.
 
-    It is the first call of the last step whose result is an error, that has a text value,
-    and whose tool failed only this once in this turn (a retry that failed too is not tried
+    It is the first call of the last step whose result is an error, that has a text value
+    no other call of the turn got an answer for, and whose tool failed only this once in
+    this turn (a retry that failed too is not tried
     again, nor are two refusals of one tool in the same step — unless the refusal lists keys
     the user names for the value, :func:`named_keys`: "Blue Whale" after "Blue Whale for
     Stone Bay" and an invented train were refused together).
@@ -284,9 +291,12 @@ def failure_to_retry(
     answers = {m.get("tool_call_id"): m for m in turn if m.get("role") == "tool"}
     failures: dict[str, int] = {}
     earlier: set[str] = set()  # tools that failed before the last step
+    answered: set[str] = set()  # the text values a call of the turn got an answer for
     for i, message in enumerate(turn):
         for call in message.get("tool_calls") or []:
             result = answers.get(call.get("id"))
+            if result is not None and not failed(result):
+                answered |= {v for v in leaves(arguments_of(call)) if isinstance(v, str)}
             if result is not None and failed(result):
                 name = call["function"]["name"]
                 failures[name] = failures.get(name, 0) + 1
@@ -299,6 +309,8 @@ def failure_to_retry(
             continue
         arguments = arguments_of(call)
         texts = [v for v in leaves(arguments) if isinstance(v, str) and v.strip()]
+        if texts and set(texts) <= answered:
+            continue  # another tool answered for the value ("Larkspur lift" of the lift tool)
         error = content_text(result.get("content"))
         if texts and (
             failures.get(name, 0) == 1 or any(named_keys(error, v, asked) for v in texts)
@@ -307,20 +319,25 @@ def failure_to_retry(
     return None
 
 
-def rerouted_failures(messages: Sequence[Mapping[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
-    """The values this turn's calls of one tool failed at, asked of the tool that answered
-    for another of them.
+def rerouted_failures(
+    messages: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]] = ()
+) -> list[tuple[str, dict[str, Any]]]:
+    """The values this turn's calls of one tool failed at, asked of the tool they belong to.
 
     Asked about three caves, the small model looks all three up with the bridge tool, which
     knows none; then it asks the cave tool about the first, which answers — and it leaves the
-    other two at their errors. A person would ask the cave tool about the other two as well.
-    A call of tool B that succeeded with the one text value a failed call of tool A held
-    shows that B is A's value's tool; each other failed call of A with one text value is
-    then B's call with that value in its place, unless B was asked it already or another
-    call answered for it.
+    other two at their errors. Asked about "the Larkspur lift", it asks the hut tool. A person
+    would ask the tool the value belongs to. A value belongs to tool B when a call of B with
+    another value a failed call held succeeded (each other failed call of the same tool, with
+    one text value, is then B's call with that value in its place), or when the value names
+    what B is about and not what the failed tool is (a word of the value is a word of B's
+    name, :func:`~toolkit.local.decision.grounding.kind_words`, and not of the failed
+    tool's: "Larkspur lift" and ``get_ski_lift``; B takes one required text value). Nothing
+    is asked twice, nor a value another call answered for.
 
     Args:
         messages: OpenAI messages.
+        tools: The offered tools (OpenAI tools), for the kinds their values are of.
 
     Returns:
         ``(tool, arguments)`` of the calls to make, in the order the failures came.
@@ -332,26 +349,61 @@ def rerouted_failures(messages: Sequence[Mapping[str, Any]]) -> list[tuple[str, 
     ]
     failures = [(t, a) for t, a, r in done if r is not None and is_error(r)]
     answered = [(t, a) for t, a, r in done if r is not None and not is_error(r)]
-
-    def text_value(arguments: Mapping[str, Any]) -> tuple[str, str] | None:
-        texts = [(k, v) for k, v in arguments.items() if isinstance(v, str) and v.strip()]
-        return texts[0] if len(texts) == 1 else None
-
     said = {v for _, a in answered for v in a.values() if isinstance(v, str)}
     asked = {(t, json.dumps(a, sort_keys=True)) for t, a, _ in done}
     found: list[tuple[str, dict[str, Any]]] = []
+
+    def add(tool: str, arguments: dict[str, Any]) -> None:
+        if (tool, json.dumps(arguments, sort_keys=True)) not in asked and (
+            tool,
+            arguments,
+        ) not in found:
+            found.append((tool, arguments))
+
     for tool, arguments in answered:
-        own = text_value(arguments)
+        own = _text_value(arguments)
         if own is None:
             continue
         key, value = own
-        sources = {t for t, a in failures if t != tool and text_value(a) and value in a.values()}
+        sources = {t for t, a in failures if t != tool and _text_value(a) and value in a.values()}
         for failed_tool, failed_arguments in failures:
-            other = text_value(failed_arguments)
-            if failed_tool not in sources or other is None or other[1] in said:
-                continue
-            call = (tool, {**arguments, key: other[1]})
-            if (tool, json.dumps(call[1], sort_keys=True)) in asked or call in found:
-                continue
-            found.append(call)
+            other = _text_value(failed_arguments)
+            if failed_tool in sources and other is not None and other[1] not in said:
+                add(tool, {**arguments, key: other[1]})
+    kinds = {name: _kind(tool) for tool in tools for name in [tool["function"]["name"]]}
+    lone = {name: key for tool in tools for name, key in [_lone_text(tool)] if key}
+    for failed_tool, failed_arguments in failures:
+        other = _text_value(failed_arguments)
+        if other is None or other[1] in said:
+            continue
+        words = {w.casefold() for w in _WORD.findall(other[1]) if len(w) >= 3}
+        words -= kinds.get(failed_tool, set())
+        for name, key in lone.items():
+            if name != failed_tool and words & kinds[name]:
+                add(name, {key: other[1]})
     return found
+
+
+def _text_value(arguments: Mapping[str, Any]) -> tuple[str, str] | None:
+    """A call's one text argument, ``None`` unless it has exactly one."""
+    texts = [(k, v) for k, v in arguments.items() if isinstance(v, str) and v.strip()]
+    return texts[0] if len(texts) == 1 else None
+
+
+def _kind(tool: Mapping[str, Any]) -> set[str]:
+    """The words that say what a tool is about: its name's ("ski", "lift" of
+    ``get_ski_lift``), each also without a plural ending."""
+    name = (tool.get("function") or {}).get("name", "")
+    return {w for w in kind_words(name) - FUNCTION_WORDS if len(w) >= 3}
+
+
+def _lone_text(tool: Mapping[str, Any]) -> tuple[str, str | None]:
+    """A tool's name and its one required parameter, when that is its only required one and
+    takes text (``None`` otherwise)."""
+    function = tool.get("function") or {}
+    parameters = function.get("parameters") or {}
+    required = list(parameters.get("required") or [])
+    properties = parameters.get("properties") or {}
+    if len(required) != 1 or (properties.get(required[0]) or {}).get("type") != "string":
+        return function.get("name", ""), None
+    return function.get("name", ""), required[0]
