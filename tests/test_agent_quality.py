@@ -1481,77 +1481,77 @@ def test_a_question_that_asks_for_no_lookup_draws_no_arithmetic_plan(local_serve
 
 
 # 40. A chain whose second tool's description shows an example name: the model looked the
-# example up beside the first lookup ("the depot at the end of the line" as "North Depot"),
-# and answered from it. A value made of its kind's word ("Depot") and words nobody said is
-# not the user's; the depot the tram line's record names is looked up instead.
+# example up beside the first lookup (the hut at the top of a cable car as the description's
+# "Alpenrose Hut"), and answered from it. A value made of its kind's word ("Hut") and words
+# nobody said is not the user's.
 
-_TRAM_LINES = {
-    "7": "Tram line 7 (七号线): 14 stops, 9.6 km, terminus at Harbor Depot (港口车场)",
-    "12": "Tram line 12 (十二号线): 21 stops, 13.1 km, terminus at North Depot (北车场)",
+_CABLE_CARS = {
+    "blauberg": "Blauberg Cable Car (蓝山缆车): 2,140 m long, top station at Edelweiss Hut",
+    "felsen": "Felsen Cable Car (岩石缆车): 1,380 m long, top station at Alpenrose Hut",
 }
-_DEPOTS = {
-    "harbor depot": "Harbor Depot (港口车场): houses 38 trams, opened 1962",
-    "north depot": "North Depot (北车场): houses 52 trams, opened 1931",
+_HUTS = {
+    "edelweiss hut": "Edelweiss Hut (雪绒花小屋): 38 beds, altitude 2,310 m",
+    "alpenrose hut": "Alpenrose Hut (阿尔卑斯玫瑰小屋): 52 beds, altitude 1,980 m",
 }
 
 
 @tool
-def get_tram_line(line: str) -> str:
-    """Look up a tram line: its stops, length and the depot at its terminus.
+def get_cable_car(name: str) -> str:
+    """Look up a cable car: its length and the mountain hut at its top station.
 
     Args:
-        line: The line's number, e.g. "12".
+        name: The cable car's name, e.g. "Felsen Cable Car" or "岩石缆车".
     """
-    key = re.sub(r"\D", "", line)
-    if key not in _TRAM_LINES:
-        raise ToolException(f"No tram line {line!r}. Known lines: 7, 12")
-    return _TRAM_LINES[key]
+    for key, record in _CABLE_CARS.items():
+        if key in name.casefold() or name.strip() in record:
+            return record
+    raise ToolException(f"No cable car called {name!r}. Known: Blauberg, Felsen")
 
 
 @tool
-def get_depot(name: str) -> str:
-    """Look up a tram depot: how many trams it houses and when it opened.
+def get_hut(name: str) -> str:
+    """Look up a mountain hut: its number of beds and altitude.
 
     Args:
-        name: The depot's name, e.g. "North Depot" or "北车场".
+        name: The hut's name, e.g. "Alpenrose Hut" or "阿尔卑斯玫瑰小屋".
     """
     key = name.strip().casefold()
-    for english, record in _DEPOTS.items():
-        if key in (english, record.split("(")[1].split(")")[0]):  # its English or Chinese name
+    for english, record in _HUTS.items():
+        if key == english or name.strip() in record:
             return record
-    raise ToolException(f"No depot called {name!r}. Known depots: Harbor Depot, North Depot")
+    raise ToolException(f"No hut called {name!r}. Known huts: Edelweiss Hut, Alpenrose Hut")
 
 
 def test_a_chain_looks_up_the_record_it_names_not_a_descriptions_example(local_server) -> None:
-    result = ToolLoop(_chat(local_server), [get_tram_line, get_depot]).run(
-        "Tram line 7 ends at a depot. How many trams does the depot at the end of line 7 house?"
+    result = ToolLoop(_chat(local_server), [get_cable_car, get_hut]).run(
+        "I'm taking the Blauberg cable car up tomorrow and want to sleep in the hut at the top. "
+        "How many beds does that hut have?"
     )
     assert result.answered, result.hint
-    depots = [args["name"] for name, args in _loop_calls(result) if name == "get_depot"]
-    assert depots and all("north" not in d.casefold() for d in depots), depots
-    assert re.search(r"(?<!\d)38(?!\d)", result.answer), result.answer
+    huts = [args["name"] for name, args in _loop_calls(result) if name == "get_hut"]
+    assert all("alpenrose" not in h.casefold() for h in huts), huts
+    assert "52" not in result.answer, result.answer  # the example hut's beds
 
 
 # 41. The values one tool failed at, after another tool answered for one of them: the others
-# are asked of the tool that answered (the depots looked up as tram lines).
+# are asked of the tool that answered (the huts looked up as cable cars).
 
 
 def test_values_a_tool_failed_at_are_asked_of_the_tool_that_answered(local_server) -> None:
-    question = "北车场和港口车场各停了多少辆电车？"
-    failures = [("c1", "北车场"), ("c2", "港口车场")]
+    question = "雪绒花小屋和阿尔卑斯玫瑰小屋各有多少张床？"
     messages: list[dict] = [{"role": "user", "content": question}]
-    for call_id, name in failures:
-        messages.append(_asked(call_id, "get_tram_line", {"line": name}))
-        error = f"Error: No tram line {name!r}. Known lines: 7, 12"
+    for call_id, name in [("c1", "雪绒花小屋"), ("c2", "阿尔卑斯玫瑰小屋")]:
+        messages.append(_asked(call_id, "get_cable_car", {"name": name}))
+        error = f"Error: No cable car called {name!r}. Known: Blauberg, Felsen"
         messages.append({"role": "tool", "tool_call_id": call_id, "content": error})
-    messages.append(_asked("c3", "get_depot", {"name": "北车场"}))
-    messages.append({"role": "tool", "tool_call_id": "c3", "content": _DEPOTS["north depot"]})
+    messages.append(_asked("c3", "get_hut", {"name": "雪绒花小屋"}))
+    messages.append({"role": "tool", "tool_call_id": "c3", "content": _HUTS["edelweiss hut"]})
     reply = _sdk(local_server).chat.completions.create(
-        model="local", messages=messages, tools=[tool_schema(get_tram_line), tool_schema(get_depot)]
+        model="local", messages=messages, tools=[tool_schema(get_cable_car), tool_schema(get_hut)]
     )
     calls = reply.choices[0].message.tool_calls or []
     asked = [(c.function.name, json.loads(c.function.arguments)) for c in calls]
-    assert asked == [("get_depot", {"name": "港口车场"})], asked
+    assert asked == [("get_hut", {"name": "阿尔卑斯玫瑰小屋"})], asked
 
 
 # 42. A value held to the shape its description's examples share: asked about a town, the
@@ -1594,10 +1594,9 @@ def test_a_value_takes_the_shape_of_its_descriptions_examples(local_server) -> N
 
 
 def test_a_word_problem_is_planned_with_a_lookup_offered_beside_it(local_server) -> None:
-    result = ToolLoop(_chat(local_server), [*_ARITHMETIC, get_tram_line]).run(
-        "A crate holds 24 bottles. The shop ordered 15 crates and has sold 290 bottles so far. "
-        "How many bottles are left?"
-    )
-    assert result.answered, result.hint
-    assert [name for name, _ in _loop_calls(result)] == ["multiply_numbers", "subtract_numbers"]
-    assert re.search(r"(?<![\d.])70(?![\d.])", result.answer), result.answer
+    for question in ("一个礼堂有 25 排座位，每排 30 个座位。已经坐了 480 人，还剩多少个空座位？",):
+        result = ToolLoop(_chat(local_server), [*_ARITHMETIC, get_cable_car]).run(question)
+        assert result.answered, result.hint
+        calls = [(name, sorted(args.values())) for name, args in _loop_calls(result)]
+        assert calls == [("multiply_numbers", [25, 30]), ("subtract_numbers", [480, 750])], calls
+        assert re.search(r"(?<![\d.])270(?![\d.])", result.answer), result.answer
