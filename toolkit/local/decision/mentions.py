@@ -24,7 +24,7 @@ from collections.abc import Iterable
 
 from toolkit.local.decision.records import name_words
 
-__all__ = ["declines_tools", "named_tools", "question_names", "writes_out"]
+__all__ = ["ACTION_WORDS", "declines_tools", "named_tools", "question_names", "writes_out"]
 
 #: A question that tells the model not to look anything up ("Quick one, nothing to look up:
 #: …", "不用查，直接告诉我").
@@ -122,7 +122,7 @@ def writes_out(text: str, tool_names: Iterable[str]) -> list[str]:
 
 
 #: Words of a tool's name that say how it works, not what it is about ("get", "find").
-_ACTIONS = frozenset(
+ACTION_WORDS = frozenset(
     "get find search retrieve fetch list lookup look query calculate compute check show set "
     "update create make run send add remove delete api tool tools function info details data "
     "the for and with from".split()
@@ -160,7 +160,7 @@ def question_names(question: str, tool_names: Iterable[str]) -> list[str]:
     said = set(_QUESTION_WORD.findall(question.casefold()))
     found = []
     for name in tool_names:
-        words = name_words(name) - _ACTIONS
+        words = name_words(name) - ACTION_WORDS
         if words and all(any(_same_word(w, s) for s in said) for w in words):
             found.append(name)
     return found

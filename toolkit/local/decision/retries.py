@@ -26,6 +26,7 @@ from toolkit.local.decision.grounding import (
     kind_words,
     occurs,
 )
+from toolkit.local.decision.mentions import ACTION_WORDS
 from toolkit.local.decision.numbers import leaves
 from toolkit.local.decision.phrases import MAX_WORDS
 from toolkit.local.decision.turn import failed, turn_calls, turn_start
@@ -391,10 +392,10 @@ def _text_value(arguments: Mapping[str, Any]) -> tuple[str, str] | None:
 
 
 def _kind(tool: Mapping[str, Any]) -> set[str]:
-    """The words that say what a tool is about: its name's ("ski", "lift" of
-    ``get_ski_lift``), each also without a plural ending."""
+    """The words that say what a tool is about: its name's but those that say how it works
+    ("ski", "lift" of ``get_ski_lift``), each also without a plural ending."""
     name = (tool.get("function") or {}).get("name", "")
-    return {w for w in kind_words(name) - FUNCTION_WORDS if len(w) >= 3}
+    return {w for w in kind_words(name) - FUNCTION_WORDS - ACTION_WORDS if len(w) >= 3}
 
 
 def _lone_text(tool: Mapping[str, Any]) -> tuple[str, str | None]:
