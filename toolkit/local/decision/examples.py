@@ -164,13 +164,9 @@ def example_format(description: Any) -> str | None:
     codes = {m.group("code") is not None for m in matches if m}
     if any(_NAMED_REGION.search(e) for e in quoted if _TEMPLATE.fullmatch(e)):
         codes.add(False)  # 'City, Country': a country is written by its name
-    return (
-        "x-place-code"
-        if codes == {True}
-        else "x-place-name"
-        if codes == {False}
-        else ("x-place-code-or-name")
-    )
+    if codes == {True}:
+        return "x-place-code"
+    return "x-place-name" if codes == {False} else "x-place-code-or-name"
 
 
 def unshaped_values(

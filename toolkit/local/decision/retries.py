@@ -273,10 +273,10 @@ def failure_to_retry(
 
     It is the first call of the last step whose result is an error, that has a text value
     no other call of the turn got an answer for, and whose tool failed only this once in
-    this turn (a retry that failed too is not tried
-    again, nor are two refusals of one tool in the same step — unless the refusal lists keys
-    the user names for the value, :func:`named_keys`: "Blue Whale" after "Blue Whale for
-    Stone Bay" and an invented train were refused together).
+    this turn (a retry that failed too is not tried again, nor are two refusals of one tool
+    in the same step — unless the refusal lists keys the user names for the value,
+    :func:`named_keys`: "Blue Whale" after "Blue Whale for Stone Bay" and an invented train
+    were refused together).
 
     Args:
         messages: OpenAI messages, ending with the last step's results.
@@ -355,11 +355,9 @@ def rerouted_failures(
     found: list[tuple[str, dict[str, Any]]] = []
 
     def add(tool: str, arguments: dict[str, Any]) -> None:
-        if (tool, json.dumps(arguments, sort_keys=True)) not in asked and (
-            tool,
-            arguments,
-        ) not in found:
-            found.append((tool, arguments))
+        call = (tool, arguments)
+        if (tool, json.dumps(arguments, sort_keys=True)) not in asked and call not in found:
+            found.append(call)
 
     for tool, arguments in answered:
         own = _text_value(arguments)
