@@ -161,12 +161,12 @@ def _mentioned(value: str, text: str, share: float, kind: Collection[str] = ()) 
     return sum(occurs(word, text) for word in words) >= share * len(words)
 
 
-def _given(value: Any, text: str, share: float) -> bool:
+def _given(value: Any, text: str, share: float, kind: Collection[str] = ()) -> bool:
     """Whether the text gives a value: a number as a number ("$10,000" gives 10000), other
-    values as :func:`_mentioned`."""
+    values as :func:`_mentioned` (``kind``: the words that only say the value's kind)."""
     if is_number(value) and round(float(value), 12) in numbers_for_calls(text):
         return True
-    return _mentioned(_spelled(value), text, share)
+    return _mentioned(_spelled(value), text, share, kind)
 
 
 def uses_given_values(
@@ -203,10 +203,7 @@ def uses_given_values(
         for leaf in leaves(value):
             if isinstance(leaf, bool) or not _spelled(leaf):
                 continue
-            if isinstance(leaf, str) and known:
-                if _mentioned(_spelled(leaf), text, policy.word_share, kind):
-                    return True
-            elif _given(leaf, text, policy.word_share):
+            if _given(leaf, text, policy.word_share, kind if isinstance(leaf, str) else ()):
                 return True
     return False
 

@@ -82,6 +82,8 @@ class PlanWriter:
         if not self.policy.plan_arithmetic or not self.job.constrained:
             return None
         tools = arithmetic_tools(self.job.tools)
+        if tools is not None and chosen:
+            return None  # every tool arithmetic: the plan was read before the model's call
         if tools is None and self.policy.plan_among_lookups:
             among = arithmetic_tools(self.job.tools, among=True)
             made, _ = turn_calls(self.job.messages)
