@@ -1600,3 +1600,76 @@ def test_a_word_problem_is_planned_with_a_lookup_offered_beside_it(local_server)
         calls = [(name, sorted(args.values())) for name, args in _loop_calls(result)]
         assert calls == [("multiply_numbers", [25, 30]), ("subtract_numbers", [480, 750])], calls
         assert re.search(r"(?<![\d.])270(?![\d.])", result.answer), result.answer
+
+
+# 44. A chain's last step asked first, of the first step's value: the station tool asked
+# about the bus route fails, the route tool answers with the station it ends at — a name in
+# capitals ending with the station tool's own word. That station is looked up next.
+
+_ROUTES = {
+    "route 7": (
+        "Route 7 (七路): opened 1962, 38 stops, 5,400 riders per day, "
+        "ends at Willowgate Station (柳门站)"
+    ),
+}
+_STATIONS = {
+    "willowgate station": "Willowgate Station (柳门站): 6 platforms, opened 1931",
+}
+
+
+@tool
+def get_bus_route(name: str) -> str:
+    """Look up a bus route: when it opened, its stops, its riders and the station it ends at.
+
+    Args:
+        name: The route's name.
+    """
+    record = _ROUTES.get(name.strip().casefold())
+    if record is None:
+        raise ToolException(f"No route called {name!r}. Known routes: Route 7")
+    return record
+
+
+@tool
+def get_station(name: str) -> str:
+    """Look up a bus station: its platforms and the year it opened.
+
+    Args:
+        name: The station's name.
+    """
+    record = _STATIONS.get(name.strip().casefold())
+    if record is None:
+        raise ToolException(f"No station called {name!r}. Known stations: Willowgate Station")
+    return record
+
+
+def test_a_chain_step_asked_first_is_resumed_with_the_entity_the_record_names(
+    local_server,
+) -> None:
+    messages: list[dict] = [
+        {"role": "user", "content": "Route 7 ends at a station. How many platforms does it have?"},
+        _asked("c1", "get_station", {"name": "Route 7"}),
+        _answered("c1", "Error: No station called 'Route 7'. Known stations: Willowgate Station"),
+        _asked("c2", "get_bus_route", {"name": "Route 7"}),
+        _answered("c2", _ROUTES["route 7"]),
+    ]
+    reply = _sdk(local_server).chat.completions.create(
+        model="local",
+        messages=messages,
+        tools=[tool_schema(get_station), tool_schema(get_bus_route)],
+    )
+    calls = reply.choices[0].message.tool_calls or []
+    asked = [(c.function.name, json.loads(c.function.arguments)) for c in calls]
+    assert asked == [("get_station", {"name": "Willowgate Station"})], asked
+
+
+# 45. A record of several numbers, and a question that names one by its label: the model
+# answered with another of the record's numbers.
+
+
+def test_the_number_a_question_names_by_its_label_is_the_answers(local_server) -> None:
+    result = ToolLoop(_chat(local_server), [get_bus_route, get_station]).run(
+        "how many stops are there on route 7?"
+    )
+    assert result.answered, result.hint
+    assert re.search(r"(?<![\d.])38(?![\d.])", result.answer), result.answer

@@ -11,6 +11,7 @@ from toolkit.local.decision.chains import (
     fields_of_one_record,
     first_step_for,
     is_value,
+    kind_named,
     number_parameters,
     other_field,
     results_in_place,
@@ -21,7 +22,7 @@ from toolkit.local.decision.chains import (
 from toolkit.local.decision.numbers import magnitude, stated_times
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import turn_results
-from toolkit.local.decision.records import labelled_value
+from toolkit.local.decision.records import asked_number, labelled_value
 from toolkit.local.decision.turn import (
     CallJudge,
     results_combined,
@@ -588,3 +589,42 @@ def test_a_failed_value_goes_the_way_another_value_went() -> None:
     assert failed_step_to_resume(earlier, results, failed) == ("get_population", {"city": "东京"})
     # a first step whose result went nowhere is no chain
     assert first_step_for(earlier[:2], results[:2], failed[:2]) is None
+
+
+_ROUTE = "Route 7 (七路): runs every 12 minutes, 38 stops, ends at Willowgate Station (柳门站)"
+
+
+def test_a_record_names_an_entity_of_the_kind_a_tool_looks_up():
+    # a name in capitals ending with the tool's own word, however the record puts it
+    assert kind_named(_ROUTE, "get_station") == "Willowgate Station"
+    assert kind_named(_ROUTE, "lookupStationInfo") == "Willowgate Station"
+    # one that the tool's refusal listed as known, whatever its words
+    refusal = "not found: Route 7. Known stations: Willowgate Station (柳门站), Elm Yard (榆场)"
+    assert kind_named("Route 9: ends at Elm Yard (榆场)", "get_station", refusal) == "Elm Yard"
+    # no name of the kind, an error, a word in lower case: none
+    assert kind_named(_ROUTE, "get_bridge") is None
+    assert kind_named("Error: Willowgate Station is closed", "get_station") is None
+    assert kind_named("runs to the station by the river", "get_station") is None
+
+
+def test_a_step_asked_first_of_the_wrong_value_is_resumed_with_the_entity_its_record_names():
+    refusal = "not found: Route 7. Known stations: Willowgate Station (柳门站), Elm Yard (榆场)"
+    calls = [("get_station", {"name": "Route 7"}), ("get_route", {"name": "Route 7"})]
+    resumed = failed_step_to_resume(calls, [refusal, _ROUTE], [True, False])
+    assert resumed == ("get_station", {"name": "Willowgate Station"})
+    # once that station was asked, or when the record came for another value: nothing
+    asked = [*calls, ("get_station", {"name": "Willowgate Station"})]
+    results = [refusal, _ROUTE, "12 platforms"]
+    assert failed_step_to_resume(asked, results, [True, False, False]) is None
+    other = [calls[0], ("get_route", {"name": "Route 9"})]
+    assert failed_step_to_resume(other, [refusal, _ROUTE], [True, False]) is None
+
+
+def test_the_number_a_question_asks_of_a_record_is_found_by_its_label():
+    record = "Route 7 (七路): runs every 12 minutes, 38 stops, 5,400 riders per day"
+    assert asked_number(record, "How many stops does route 7 have?") == "38"
+    assert asked_number(record, "how many riders ride route 7 each day?") == "5400"
+    # a question that names no label, or two equally, or a record of one number: none
+    assert asked_number(record, "Tell me about route 7") is None
+    assert asked_number(record, "stops or riders?") is None
+    assert asked_number("38 stops", "How many stops?") is None

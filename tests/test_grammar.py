@@ -389,6 +389,23 @@ def test_text_may_be_required_to_state_a_number(engine, text, ok):
     assert engine.accepts(grammar, text) is ok
 
 
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [
+        ("Route 7 has 38 stops.", True),  # the question's number may come first
+        ("Route 7, 38 stops.", True),
+        ("There are 38 stops on route 7.", True),
+        ("Route 738 stops.", False),  # a passing number may not run on into the result
+        ("Route 7.38 stops.", False),
+        ("Route 9 has 38 stops.", False),  # a number that is neither
+        ("Route 7 has stops.", False),  # the result left out
+    ],
+)
+def test_numbers_that_pass_may_come_before_a_required_one(engine, text, ok):
+    grammar = text_grammar(numbers=["7", "38", "1962"], required=["38"], passing=["7"])
+    assert engine.accepts(grammar, text) is ok
+
+
 def test_raw_control_characters_in_strings_are_rejected(engine):
     text = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "a\nb"}}\n</tool_call>'
     assert not engine.accepts(_grammar([GET_WEATHER]), text)

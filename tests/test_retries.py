@@ -225,6 +225,16 @@ def test_values_one_tool_failed_at_are_asked_of_the_tool_that_answered_for_one()
     # the failed calls must hold one text value each, the answering call one too
     two = [(_call("d0", "get_bridge", cave="枭石洞", city="x"), "not found")]
     assert rerouted_failures(_turn(question, two, wrong[2:], right)) == []
+    # an answering value that holds a failed one whole, words added, answered for it
+    longer = [(_call("c3", "get_cave", cave="低语洞 Cave"), "Whisper Cave (低语洞): depth 142 m")]
+    assert rerouted_failures(_turn(question, wrong, longer)) == [
+        ("get_cave", {"cave": "枭石洞"}),
+        ("get_cave", {"cave": "灯厅洞"}),
+    ]
+    # a word that only begins another is not held whole
+    part = [(_call("e0", "get_bridge", cave="Owl"), "not found: Owl")]
+    owls = [(_call("e1", "get_cave", cave="Owlstone Cave"), "Owlstone Cave: depth 80 m")]
+    assert rerouted_failures(_turn(question, part, wrong[:1], owls)) == []
 
 
 def test_a_value_that_names_another_tools_kind_is_asked_of_that_tool() -> None:

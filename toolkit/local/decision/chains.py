@@ -50,6 +50,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from toolkit.local.decision.mentions import ACTION_WORDS
 from toolkit.local.decision.numbers import (
     first_stated,
     is_number,
@@ -58,7 +59,7 @@ from toolkit.local.decision.numbers import (
     result_numbers,
     stated_times,
 )
-from toolkit.local.decision.records import labelled_numbers, labelled_value
+from toolkit.local.decision.records import labelled_numbers, labelled_value, name_words
 
 __all__ = [
     "doubled_in_place",
@@ -67,6 +68,7 @@ __all__ = [
     "fields_of_one_record",
     "first_step_for",
     "is_value",
+    "kind_named",
     "number_parameters",
     "other_field",
     "results_in_place",
@@ -366,8 +368,69 @@ def failed_step_to_resume(
             earlier[:i] + earlier[i + 1 :],
             [r for k, r in enumerate(results) if k != i],
         )
+        if moved is None:  # the record names one of the failed tool's kind
+            moved = _kind_in_place(i, earlier, results, failed)
         if moved is not None and (tool, moved) not in earlier[i + 1 :]:
             return tool, moved
+    return None
+
+
+def _kind_in_place(
+    i: int,
+    earlier: Sequence[tuple[str, Mapping[str, Any]]],
+    results: Sequence[str | None],
+    failed: Sequence[bool],
+) -> dict[str, Any] | None:
+    """The failed call ``i``'s arguments with its one text value replaced by the entity of the
+    failed tool's kind that a later record of the same value names (:func:`kind_named`);
+    ``None`` when no record names one no call asked yet."""
+    tool, arguments = earlier[i]
+    texts = [k for k, v in arguments.items() if isinstance(v, str) and v.strip()]
+    if len(texts) != 1:
+        return None
+    value = arguments[texts[0]]
+    asked = {str(v).casefold() for _, a in earlier for v in a.values() if isinstance(v, str)}
+    for j in range(i + 1, len(earlier)):
+        other, taken = earlier[j]
+        if failed[j] or other == tool or value not in taken.values():
+            continue
+        name = kind_named(results[j], tool, results[i])
+        if name and name.casefold() not in asked:
+            return {**arguments, texts[0]: name}
+    return None
+
+
+#: A name written in capitals, up to five words ("Gannet Rock Lighthouse").
+_CAPITALISED = r"(?:[A-Z][\w'’.-]*\s+){1,4}"
+
+
+def kind_named(record: str | None, tool: str, refusal: str | None = None) -> str | None:
+    """The name of an entity of the tool's kind that a record gives: one the tool's refusal
+    listed as known ("Known lighthouses: Gannet Rock Lighthouse (塘鹅礁灯塔), …"), or else a
+    name in capitals that ends with a word of the tool's name that is no action
+    (``get_lighthouse`` reads "lands beside Gannet Rock Lighthouse (塘鹅礁灯塔)" as "Gannet Rock
+    Lighthouse"). A chain's record names the next step's entity so.
+
+    Args:
+        record: The later call's result.
+        tool: The failed tool's name.
+        refusal: The failed call's result.
+
+    Returns:
+        The name, or ``None``.
+    """
+    text = (record or "").strip()
+    if not text or text.casefold().startswith("error"):
+        return None
+    listed = (refusal or "").rpartition(":")[2]
+    for item in re.split(r"[,;，；、]|\bor\b|\band\b", listed):
+        name = re.sub(r"\s*[(（][^()（）]*[)）]", "", item).strip(" .。'\"")
+        if len(name) > 2 and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.IGNORECASE):
+            return name
+    for word in sorted(name_words(tool) - ACTION_WORDS):
+        found = re.search(rf"{_CAPITALISED}(?i:{re.escape(word)}s?)\b", text)
+        if found:
+            return found.group(0)
     return None
 
 

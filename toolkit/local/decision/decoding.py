@@ -69,10 +69,12 @@ from toolkit.local.decision.numbers import (
 from toolkit.local.decision.planning import PlanWriter
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import answer_messages, build_prompt, results_nudge
+from toolkit.local.decision.records import asked_number
 from toolkit.local.decision.retries import rerouted_failures
 from toolkit.local.decision.signals import NOT_TEXT_STARTS, name_probabilities, text_probability
 from toolkit.local.decision.turn import (
     CallJudge,
+    failed,
     folded,
     has_results,
     last_question,
@@ -102,6 +104,7 @@ def answer_text_grammar(
     forbidden: Sequence[str] = (),
     numbers: Sequence[str] | None = None,
     required: Sequence[str] = (),
+    passing: Sequence[str] = (),
 ) -> str | None:
     """The grammar a text answer is decoded under: the response format's JSON when the job
     has one (:mod:`toolkit.local.format.structured`), else text that never opens a call (nor
@@ -112,7 +115,8 @@ def answer_text_grammar(
         job: The request.
         forbidden: Strings a text answer to a tool prompt may not contain.
         numbers: The only numbers it may state; ``None`` for any.
-        required: Spellings of a number it must state, its first.
+        required: Spellings of a number it must state, its first but for ``passing``.
+        passing: Numbers it may state before the required one.
 
     Returns:
         GBNF text, or ``None`` for free decoding.
@@ -120,7 +124,9 @@ def answer_text_grammar(
     if job.text_schema is not None:
         return answer_grammar(job.text_schema)
     if job.tools and job.constrained:
-        return text_grammar(forbidden=forbidden, numbers=numbers, required=required)
+        return text_grammar(
+            forbidden=forbidden, numbers=numbers, required=required, passing=passing
+        )
     return None
 
 
@@ -490,6 +496,19 @@ class _Decoder(CallWriter, PlanWriter):
             return
         yield from events
 
+    def asked_field(self) -> str | None:
+        """When this turn's one answered call gave a record, the number of it the question asks
+        for by its label (:func:`~toolkit.local.decision.records.asked_number`,
+        :attr:`~ToolPolicy.asked_fields`); else ``None``."""
+        if not self.policy.asked_fields:
+            return None
+        turn = self.job.messages[turn_start(self.job.messages) :]
+        answered = [m for m in turn if m.get("role") == "tool" and not failed(m)]
+        if len(answered) != 1:
+            return None
+        result = content_text(answered[0].get("content"))
+        return asked_number(result, last_question(self.job.messages))
+
     def _results_copied(self, answer: str) -> list[str]:
         """When an answer is two lines or more, each one of this turn's results all but whole —
         the results copied out, not an answer (:attr:`~ToolPolicy.answer_in_sentences`) —
@@ -573,7 +592,12 @@ class _Decoder(CallWriter, PlanWriter):
             self._answer_from_results() if from_results else self.tokens,
             self._options(),
             grammar=answer_text_grammar(
-                self.job, forbidden=forbidden, numbers=numbers, required=required
+                self.job,
+                forbidden=forbidden,
+                numbers=numbers,
+                required=required,
+                # the question's numbers may come before the required one ("Route 7 has 38")
+                passing=_WRITTEN_NUMBER.findall(last_question(self.job.messages)),
             ),
             cancel=self.cancel,
             ban_first=self._not_text() if plain else None,
@@ -616,6 +640,16 @@ class _Decoder(CallWriter, PlanWriter):
                 return
             # The sentence lost the values the results stated: the results copied out are
             # the better answer.
+        asked = self.asked_field() if plain and from_results and not required else None
+        spellings = result_spellings(asked)
+        if spellings and not _states(written, spellings):
+            # The record's number the question asks for by its label is left out: the answer
+            # is written again, stating it first.
+            self.used += generation.completion_tokens
+            yield from self.text(
+                from_results=True, any_numbers=any_numbers, avoid=avoid, required=spellings
+            )
+            return
         if written.strip():
             yield ContentDelta(written.rstrip(), tuple(generation.logprobs or ()))
         self.used += generation.completion_tokens
@@ -640,6 +674,9 @@ class _Decoder(CallWriter, PlanWriter):
 #: How many characters of the question a final answer must copy, from its start, to echo it;
 #: a second try may write neither the question's first nor its last this many.
 _ECHO = 4
+
+#: A number as a question writes it ("7", "1,200", "2.5").
+_WRITTEN_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 
 #: A call written out in a text answer: a brace, then a quoted key.
 _CALL_OPENING = re.compile(r"\{\s*[\"']")

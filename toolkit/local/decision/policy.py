@@ -359,8 +359,12 @@ class ToolPolicy:
             record's value labelled for its parameter
             (:func:`~toolkit.local.decision.chains.failed_step_to_resume`:
             ``get_designer_hometown("周岚")`` after ``get_designer_hometown("竹简")`` failed
-            and ``get_board_game("竹简")`` said "designer: 周岚"), whatever the model would
-            write next: the small model asks a chain's last step first.
+            and ``get_board_game("竹简")`` said "designer: 周岚") — or with the name of an
+            entity of the failed tool's kind that the record gives (one its refusal listed as
+            known, or a name in capitals ending with the tool's word: ``get_lighthouse("Gannet
+            Rock Lighthouse")`` after ``get_ferry`` said "lands beside Gannet Rock
+            Lighthouse", :func:`~toolkit.local.decision.chains.kind_named`), whatever the
+            model would write next: the small model asks a chain's last step first.
         record_fields: After results, a call that combines two fields of one record while
             records of the same tool wait is written with the first field's value of each
             record (:func:`~toolkit.local.decision.chains.fields_in_place`); one that only
@@ -421,6 +425,12 @@ class ToolPolicy:
             a grammar that must state it before any other number (the small model, shown the
             chain's results and told which is the answer, still copied the question out
             with one word added).
+        asked_fields: When this turn's one answered call gave a record of several numbers and
+            the question names one of them by its label's words ("how many galleries" of
+            "founded 1934, 27 galleries, 94,500 visitors per year",
+            :func:`~toolkit.local.decision.records.asked_number`), a final answer that leaves
+            that number out is written again stating it, as for ``state_result``: the small
+            model answered with the visitors.
         answer_in_sentences: A final answer of two lines or more, each a result all but whole
             ("灰林火山监测站：海拔1286米，……" twice, for "分别是多少米？"), is written again without
             a line break or the separator the results write after their names, so that it
@@ -479,6 +489,7 @@ class ToolPolicy:
     combine_when_asked: bool = True
     each_stays_apart: bool = True
     state_result: bool = True
+    asked_fields: bool = True
     answer_in_sentences: bool = True
     named_tool_calls: bool = True
     stated_numbers_fallback: bool = True

@@ -19,6 +19,7 @@ from typing import Any
 from toolkit.local.decision.numbers import result_text
 
 __all__ = [
+    "asked_number",
     "label_words",
     "labelled_numbers",
     "labelled_value",
@@ -165,3 +166,36 @@ def labelled_numbers(result: str) -> list[tuple[set[str], str]]:
         for part in _PART.split(result_text(result))
         for n in _NUMBER.findall(part)
     ]
+
+
+#: Words of a question that ask, not name what is asked ("how many", "what year is there").
+_ASKING = frozenset("what which many much there does have that this with from they their".split())
+
+
+def asked_number(result: str, question: str) -> str | None:
+    """The number of a record that the question asks for by its label's words: "how many
+    galleries" of "founded 1934, 27 galleries, 94,500 visitors per year" is 27. The question's
+    words of four letters or more (but those that only ask: "many", "there") are matched
+    against each number's label words, plurals aside; the number whose label shares the most
+    is the one asked for, when no other shares as many. Words of the record's name (before its
+    first colon) name the record, not a number.
+
+    Args:
+        result: A tool result (a record of several numbers).
+        question: The user's question.
+
+    Returns:
+        The number as the result writes it, or ``None`` when the record states fewer than two
+        numbers or no one label is the question's.
+    """
+    labelled = labelled_numbers(result)
+    if len(labelled) < 2:
+        return None
+    asked = {stem(w) for w in re.findall(r"[a-z]{4,}", question.casefold())} - _ASKING
+    head = re.split(r"[:：]", result, maxsplit=1)[0] if re.search(r"[:：]", result) else ""
+    asked -= {stem(w) for w in label_words(head)}  # the record's name ("Route 7: …")
+    shares = [len({stem(w) for w in words} & asked) for words, _ in labelled]
+    best = max(shares)
+    if best == 0 or shares.count(best) > 1:
+        return None
+    return labelled[shares.index(best)][1]

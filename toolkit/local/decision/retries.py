@@ -329,7 +329,8 @@ def rerouted_failures(
     knows none; then it asks the cave tool about the first, which answers — and it leaves the
     other two at their errors. Asked about "the Larkspur lift", it asks the hut tool. A person
     would ask the tool the value belongs to. A value belongs to tool B when a call of B with
-    another value a failed call held succeeded (each other failed call of the same tool, with
+    another value a failed call held succeeded — that value, or one holding it whole with words
+    added ("星井 Observatory" for "星井") — (each other failed call of the same tool, with
     one text value, is then B's call with that value in its place), or when the value names
     what B is about and not what the failed tool is (a word of the value is a word of B's
     name, :func:`~toolkit.local.decision.grounding.kind_words`, and not of the failed
@@ -364,16 +365,24 @@ def rerouted_failures(
         if own is None:
             continue
         key, value = own
-        sources = {t for t, a in failures if t != tool and _text_value(a) and value in a.values()}
+        sources = {
+            t
+            for t, a in failures
+            if t != tool and (failed := _text_value(a)) and _holds(value, failed[1])
+        }
         for failed_tool, failed_arguments in failures:
             other = _text_value(failed_arguments)
-            if failed_tool in sources and other is not None and other[1] not in said:
+            if (
+                failed_tool in sources
+                and other is not None
+                and not any(_holds(v, other[1]) for v in said)
+            ):
                 add(tool, {**arguments, key: other[1]})
     kinds = {name: _kind(tool) for tool in tools for name in [tool["function"]["name"]]}
     lone = {name: key for tool in tools for name, key in [_lone_text(tool)] if key}
     for failed_tool, failed_arguments in failures:
         other = _text_value(failed_arguments)
-        if other is None or other[1] in said:
+        if other is None or any(_holds(v, other[1]) for v in said):
             continue
         words = {w.casefold() for w in _WORD.findall(other[1]) if len(w) >= 3}
         words -= kinds.get(failed_tool, set())
@@ -381,6 +390,19 @@ def rerouted_failures(
             if name != failed_tool and words & kinds[name]:
                 add(name, {key: other[1]})
     return found
+
+
+def _holds(value: str, failed: str) -> bool:
+    """Whether a value that a tool answered is the failed value, or holds it whole with words
+    added ("星井 Observatory" holds "星井"): the same thing asked in another form."""
+    value, failed = value.casefold().strip(), failed.casefold().strip()
+    if not failed:
+        return False
+    if value == failed:
+        return True
+    edge = r"(?<![^\W_])" if failed[0].isascii() else ""
+    tail = r"(?![^\W_])" if failed[-1].isascii() else ""
+    return re.search(rf"{edge}{re.escape(failed)}{tail}", value) is not None
 
 
 def _text_value(arguments: Mapping[str, Any]) -> tuple[str, str] | None:

@@ -298,6 +298,7 @@ def _text_rules(
     forbidden: Sequence[str],
     numbers: Sequence[str] | None = None,
     required: Sequence[str] = (),
+    passing: Sequence[str] = (),
 ) -> str:
     """Rules for text containing none of ``forbidden``; returns the start rule's name.
 
@@ -305,7 +306,8 @@ def _text_rules(
     text may not begin with whitespace, ``{``, ``[`` or a backtick. With ``numbers``, a digit
     can only begin one of those numbers, which then may not run on into another digit. With
     ``required``, a copy of the states comes first, with no digit but the required number's
-    and no end: its number leads into the states above.
+    (or one of ``passing``, followed by a character that is no digit nor point) and no end:
+    its number leads into the states above.
     """
     automaton = _Avoiding(forbidden, "text")
     names = automaton.names
@@ -325,14 +327,23 @@ def _text_rules(
     if required:
         ahead = _Avoiding(forbidden, "before")
 
+        passed = sorted(set(passing) - set(required), key=lambda n: (-len(n), n))
+
         def before(state: str, banned: str = "") -> str:
             moves, excluded = ahead.moves(state, banned)
             excluded |= set("0123456789")
             rest = f"[^{''.join(_class_char(c) for c in sorted(excluded))}] {ahead.names['']}"
-            return " | ".join(["required", *moves, rest])
+            return " | ".join(["required", *(["passing"] if passed else []), *moves, rest])
 
         ordered = sorted(set(required), key=lambda n: (-len(n), n))
         builder.rules["required"] = f"( {' | '.join(gbnf_literal(n) for n in ordered)} ) number-end"
+        if passed:
+            # After a passing number: a character that starts no forbidden string and makes
+            # no longer number, then the states before the required number again.
+            _, starts = ahead.moves("", "")
+            after = "".join(_class_char(c) for c in sorted(starts | set("0123456789.")))
+            literals = " | ".join(gbnf_literal(n) for n in passed)
+            builder.rules["passing"] = f"( {literals} ) [^{after}] {ahead.names['']}"
         for state in ahead.states:
             builder.rules[ahead.names[state]] = before(state)
         if plain_start:
@@ -360,6 +371,7 @@ def text_grammar(
     forbidden: Iterable[str] = (),
     numbers: Iterable[str] | None = None,
     required: Sequence[str] = (),
+    passing: Sequence[str] = (),
 ) -> str:
     """A grammar admitting any text that never opens a ``<tool_call>``.
 
@@ -373,6 +385,8 @@ def text_grammar(
         required: Spellings of a number the text must state, the first number it states
             (an answer whose result is known states it: ``["126"]``); the text cannot end
             before it.
+        passing: Numbers the text may state before the required one (the question's: "Route
+            7 has 38 stops").
 
     Returns:
         GBNF text whose start rule is ``root``.
@@ -381,7 +395,7 @@ def text_grammar(
     listed = None if numbers is None else list(numbers)
     if required:
         listed = [*(listed if listed is not None else []), *required]
-    start = _text_rules(builder, plain_start, [_OPEN, *forbidden], listed, required)
+    start = _text_rules(builder, plain_start, [_OPEN, *forbidden], listed, required, passing)
     return builder.render(start)
 
 
