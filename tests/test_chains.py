@@ -292,6 +292,21 @@ def test_a_retried_failure_is_left_out_of_the_answer_step():
     assert len(results) == 2 and results[0].startswith('get_email(person="Carol") = Error')
 
 
+def test_a_refusal_of_a_value_another_tool_answered_is_left_out_of_the_answer_step():
+    refusal = "not found: Route 7. Known bridges: Elm Bridge, Ash Bridge"
+    messages = _steps(
+        "七路车的终点站有几个站台？",
+        ([("get_bridge", '{"name": "Route 7"}')], [refusal]),
+        ([("get_route", '{"name": "Route 7 bus"}')], [_ROUTE]),
+    )
+    _, results = turn_results(messages)
+    assert results == [f'get_route(name="Route 7 bus") = {_ROUTE}']
+    # a tool the question names keeps its refusal: the answer says what went wrong
+    named = [{"role": "user", "content": "Which bridge does Route 7 cross?"}, *messages[1:]]
+    _, results = turn_results(named)
+    assert len(results) == 2 and refusal in results[0]
+
+
 def test_a_number_said_without_its_sign_or_in_another_spelling_is_the_same_number():
     assert magnitude("-84.0") == magnitude("84") == 84.0
 

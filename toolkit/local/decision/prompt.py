@@ -13,8 +13,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolkit.local.decision.comparison import comparison
+from toolkit.local.decision.grounding import arguments_of
+from toolkit.local.decision.mentions import question_names
 from toolkit.local.decision.policy import RESULTS_NUDGE, ToolPolicy
-from toolkit.local.decision.turn import all_failed, failed, is_error, turn_calls, turn_start
+from toolkit.local.decision.turn import (
+    all_failed,
+    failed,
+    holds_value,
+    is_error,
+    turn_calls,
+    turn_start,
+)
 from toolkit.local.format.job import ChatJob
 from toolkit.local.format.template import render_prompt
 from toolkit.wire import content_text
@@ -217,7 +226,7 @@ def turn_results(messages: Sequence[Mapping[str, Any]]) -> tuple[str, list[str]]
         return "", []
     start = turn_start(labelled)
     question = content_text(labelled[start].get("content")).strip()
-    retried = _retried(messages[start + 1 :])
+    retried = _retried(messages[start + 1 :], question)
     tool = [
         m
         for i, m in enumerate(labelled[start + 1 :])
@@ -226,25 +235,45 @@ def turn_results(messages: Sequence[Mapping[str, Any]]) -> tuple[str, list[str]]
     return question, [content_text(m.get("content")).strip() for m in tool]
 
 
-def _retried(turn: Sequence[Mapping[str, Any]]) -> set[int]:
+def _retried(turn: Sequence[Mapping[str, Any]], question: str) -> set[int]:
     """The positions of the failed results (``Error: ...``) whose tool a later step called
-    again with success: ``get_email("Carol")`` failed, ``get_email("Dave")`` answered. The
-    answer rests on the later call; shown the failure too, a small model answers with it."""
-    tools: dict[str, str] = {}
-    seen: list[tuple[int, str, int, bool]] = []  # (position, tool, step, failed)
+    again with success: ``get_email("Carol")`` failed, ``get_email("Dave")`` answered — or
+    whose one text value another tool answered for (:func:`~toolkit.local.decision.turn.
+    holds_value`) when the question does not name the failed tool
+    (:func:`~toolkit.local.decision.mentions.question_names`: "三叶巷蜂场" refused by the
+    vineyard tool, answered by the apiary tool; "Carol" refused by ``get_email`` for "Carol's
+    email" stays). The answer rests on the call that answered; shown the failure too, a small
+    model answers with it (the names a refusal lists as known)."""
+    calls: dict[str, tuple[str, list[str]]] = {}
+    seen: list[tuple[int, str, list[str], int, bool]] = []  # (position, tool, texts, step, failed)
     step = 0
     for i, message in enumerate(turn):
         if message.get("role") == "assistant":
             step += 1
             for call in message.get("tool_calls") or []:
-                tools[str(call.get("id"))] = str((call.get("function") or {}).get("name"))
+                function = call.get("function") or {}
+                texts = [v for v in arguments_of(call).values() if isinstance(v, str) and v]
+                calls[str(call.get("id"))] = (str(function.get("name")), texts)
         elif message.get("role") == "tool":
-            name = tools.get(str(message.get("tool_call_id")), "")
-            seen.append((i, name, step, failed(message)))
+            name, texts = calls.get(str(message.get("tool_call_id")), ("", []))
+            seen.append((i, name, texts, step, failed(message)))
+
+    def answered_elsewhere(tool: str, texts: list[str]) -> bool:
+        if len(texts) != 1 or question_names(question, [tool]):
+            return False
+        return any(
+            t != tool and not f and any(holds_value(v, texts[0]) for v in values)
+            for _, t, values, _, f in seen
+        )
+
     return {
         i
-        for i, tool, step, failed in seen
-        if failed and any(t == tool and s > step and not f for _, t, s, f in seen)
+        for i, tool, texts, step, failed in seen
+        if failed
+        and (
+            any(t == tool and s > step and not f for _, t, _, s, f in seen)
+            or answered_elsewhere(tool, texts)
+        )
     }
 
 

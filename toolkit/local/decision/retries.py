@@ -29,7 +29,7 @@ from toolkit.local.decision.grounding import (
 from toolkit.local.decision.mentions import ACTION_WORDS
 from toolkit.local.decision.numbers import leaves
 from toolkit.local.decision.phrases import MAX_WORDS
-from toolkit.local.decision.turn import failed, turn_calls, turn_start
+from toolkit.local.decision.turn import failed, holds_value, turn_calls, turn_start
 from toolkit.wire import content_text
 
 __all__ = [
@@ -368,21 +368,21 @@ def rerouted_failures(
         sources = {
             t
             for t, a in failures
-            if t != tool and (failed := _text_value(a)) and _holds(value, failed[1])
+            if t != tool and (failed := _text_value(a)) and holds_value(value, failed[1])
         }
         for failed_tool, failed_arguments in failures:
             other = _text_value(failed_arguments)
             if (
                 failed_tool in sources
                 and other is not None
-                and not any(_holds(v, other[1]) for v in said)
+                and not any(holds_value(v, other[1]) for v in said)
             ):
                 add(tool, {**arguments, key: other[1]})
     kinds = {name: _kind(tool) for tool in tools for name in [tool["function"]["name"]]}
     lone = {name: key for tool in tools for name, key in [_lone_text(tool)] if key}
     for failed_tool, failed_arguments in failures:
         other = _text_value(failed_arguments)
-        if other is None or any(_holds(v, other[1]) for v in said):
+        if other is None or any(holds_value(v, other[1]) for v in said):
             continue
         words = {w.casefold() for w in _WORD.findall(other[1]) if len(w) >= 3}
         words -= kinds.get(failed_tool, set())
@@ -390,19 +390,6 @@ def rerouted_failures(
             if name != failed_tool and words & kinds[name]:
                 add(name, {key: other[1]})
     return found
-
-
-def _holds(value: str, failed: str) -> bool:
-    """Whether a value that a tool answered is the failed value, or holds it whole with words
-    added ("星井 Observatory" holds "星井"): the same thing asked in another form."""
-    value, failed = value.casefold().strip(), failed.casefold().strip()
-    if not failed:
-        return False
-    if value == failed:
-        return True
-    edge = r"(?<![^\W_])" if failed[0].isascii() else ""
-    tail = r"(?![^\W_])" if failed[-1].isascii() else ""
-    return re.search(rf"{edge}{re.escape(failed)}{tail}", value) is not None
 
 
 def _text_value(arguments: Mapping[str, Any]) -> tuple[str, str] | None:

@@ -65,6 +65,7 @@ __all__ = [
     "failed",
     "folded",
     "has_results",
+    "holds_value",
     "is_error",
     "last_question",
     "results_combined",
@@ -692,6 +693,27 @@ class CallJudge:
         if resumed is None:  # the first step another value's chain made, for this one
             resumed = first_step_for(self.turn_calls, self.turn_results, failures)
         return resumed
+
+
+def holds_value(value: str, failed: str) -> bool:
+    """Whether a value that a tool answered is the failed value, or holds it whole with words
+    added ("星井 Observatory" holds "星井"): the same thing asked in another form.
+
+    Args:
+        value: The answered call's text value.
+        failed: The failed call's text value.
+
+    Returns:
+        True when ``value`` is ``failed`` (case aside) or holds it as whole words.
+    """
+    value, failed = value.casefold().strip(), failed.casefold().strip()
+    if not failed:
+        return False
+    if value == failed:
+        return True
+    edge = r"(?<![^\W_])" if failed[0].isascii() else ""
+    tail = r"(?![^\W_])" if failed[-1].isascii() else ""
+    return re.search(rf"{edge}{re.escape(failed)}{tail}", value) is not None
 
 
 def folded(text: str) -> str:
