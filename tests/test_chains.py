@@ -12,6 +12,7 @@ from toolkit.local.decision.chains import (
     first_step_for,
     is_value,
     kind_named,
+    named_next_step,
     number_parameters,
     other_field,
     results_in_place,
@@ -643,3 +644,35 @@ def test_the_number_a_question_asks_of_a_record_is_found_by_its_label():
     assert asked_number(record, "Tell me about route 7") is None
     assert asked_number(record, "stops or riders?") is None
     assert asked_number("38 stops", "How many stops?") is None
+
+
+_SCHEMAS = {
+    name: {"properties": {"name": {"type": "string"}}, "required": ["name"]}
+    for name in ("get_route", "get_station")
+}
+
+
+def test_the_entity_a_record_names_is_looked_up_when_the_question_points_at_it():
+    calls, results = [("get_route", {"name": "Route 7"})], [_ROUTE]
+    step = ("get_station", {"name": "Willowgate Station"})
+    question = "Route 7 ends at a station. How many platforms does that station have?"
+    assert named_next_step(calls, results, [False], question, _SCHEMAS) == step
+    assert (
+        named_next_step(calls, results, [False], "七路车终点的那个车站有几个站台？", _SCHEMAS)
+        == step
+    )
+    # asked of the route itself, by a label of its record or without pointing at a station
+    for other in (
+        "How many stops does Route 7 have?",
+        "七路车一共有几站？",
+        "Tell me about Route 7",
+    ):
+        assert named_next_step(calls, results, [False], other, _SCHEMAS) is None
+    # once the station was asked, or with two lookups answered, or none: no step
+    asked = [*calls, ("get_station", {"name": "Willowgate Station"})]
+    assert (
+        named_next_step(asked, [*results, "6 platforms"], [False, True], question, _SCHEMAS) is None
+    )
+    two = [*calls, ("get_route", {"name": "Route 9"})]
+    assert named_next_step(two, [*results, _ROUTE], [False, False], question, _SCHEMAS) is None
+    assert named_next_step(calls, ["Error: no route"], [True], question, _SCHEMAS) is None

@@ -59,7 +59,12 @@ from toolkit.local.decision.numbers import (
     result_numbers,
     stated_times,
 )
-from toolkit.local.decision.records import labelled_numbers, labelled_value, name_words
+from toolkit.local.decision.records import (
+    asked_number,
+    labelled_numbers,
+    labelled_value,
+    name_words,
+)
 
 __all__ = [
     "doubled_in_place",
@@ -69,6 +74,7 @@ __all__ = [
     "first_step_for",
     "is_value",
     "kind_named",
+    "named_next_step",
     "number_parameters",
     "other_field",
     "results_in_place",
@@ -399,6 +405,65 @@ def _kind_in_place(
             return {**arguments, texts[0]: name}
     return None
 
+
+def named_next_step(
+    earlier: Sequence[tuple[str, Mapping[str, Any]]],
+    results: Sequence[str | None],
+    failed: Sequence[bool],
+    question: str,
+    schemas: Mapping[str, Any],
+) -> tuple[str, dict[str, Any]] | None:
+    """A chain's second step, when its first answered with a record naming the entity the
+    question asks about: "Taking the Tansy ferry … there's a lighthouse right next to where it
+    lands — how tall is that tower?" answered by the ferry's record, "… lands beside Gannet
+    Rock Lighthouse": ``get_lighthouse("Gannet Rock Lighthouse")`` is due.
+
+    Made when the turn has one answered call, whose record names an entity of another
+    offered tool's kind (:func:`kind_named`) that takes one required text value; the question
+    does not name that entity, no call asked it, no number of the record is the one the
+    question names by its label (:func:`~toolkit.local.decision.records.asked_number`), and the
+    question points at it: in Latin letters it says the kind's word ("lighthouse"), in
+    Chinese it refers back ("那个果园", "它").
+
+    Args:
+        earlier: ``(tool, arguments)`` of the calls this turn made, in order.
+        results: The result text of each of them.
+        failed: Whether each of them failed.
+        question: The user's question.
+        schemas: The offered tools' ``parameters`` schemas, by name.
+
+    Returns:
+        ``(tool, arguments)`` of the step, or ``None``.
+    """
+    answered = [i for i, bad in enumerate(failed) if not bad]
+    if len(answered) != 1:
+        return None
+    first, _ = earlier[answered[0]]
+    record = results[answered[0]] or ""
+    if is_value(record) or asked_number(record, question) is not None:
+        return None
+    asked = {str(v).casefold() for _, a in earlier for v in a.values() if isinstance(v, str)}
+    latin = not re.search(r"[\u2e80-\ufaff]", question)  # no CJK character
+    for tool, schema in schemas.items():
+        required = list((schema or {}).get("required") or [])
+        properties = (schema or {}).get("properties") or {}
+        if tool == first or len(required) != 1:
+            continue
+        if (properties.get(required[0]) or {}).get("type") != "string":
+            continue
+        name = kind_named(record, tool)
+        if not name or name.casefold() in asked or name.casefold() in question.casefold():
+            continue
+        words = name_words(tool) - ACTION_WORDS
+        said = any(re.search(rf"\b{re.escape(w)}", question, re.IGNORECASE) for w in words)
+        if not said if latin else not _REFERS_ZH.search(question):
+            continue
+        return tool, {required[0]: name}
+    return None
+
+
+#: A Chinese question that refers back to a thing ("那个果园", "该站", "它的").
+_REFERS_ZH = re.compile(r"那(?:个|座|家|片|条|间|所|位|里)|该|它")
 
 #: A name written in capitals, up to five words ("Gannet Rock Lighthouse").
 _CAPITALISED = r"(?:[A-Z][\w'’.-]*\s+){1,4}"

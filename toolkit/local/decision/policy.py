@@ -365,6 +365,11 @@ class ToolPolicy:
             Rock Lighthouse")`` after ``get_ferry`` said "lands beside Gannet Rock
             Lighthouse", :func:`~toolkit.local.decision.chains.kind_named`), whatever the
             model would write next: the small model asks a chain's last step first.
+        follow_named_entities: After one answered call, whose record names an entity of
+            another offered tool's kind that the question asks about (its kind's word said,
+            the entity itself not), that tool is asked about it
+            (:func:`~toolkit.local.decision.chains.named_next_step`): the small model answered
+            "how tall is that tower?" with the lighthouse's name from the ferry's record.
         record_fields: After results, a call that combines two fields of one record while
             records of the same tool wait is written with the first field's value of each
             record (:func:`~toolkit.local.decision.chains.fields_in_place`); one that only
@@ -490,6 +495,7 @@ class ToolPolicy:
     each_stays_apart: bool = True
     state_result: bool = True
     asked_fields: bool = True
+    follow_named_entities: bool = True
     answer_in_sentences: bool = True
     named_tool_calls: bool = True
     stated_numbers_fallback: bool = True

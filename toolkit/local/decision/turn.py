@@ -20,6 +20,7 @@ from toolkit.local.decision.chains import (
     fields_of_one_record,
     first_step_for,
     is_value,
+    named_next_step,
     number_parameters,
     other_field,
     results_in_place,
@@ -692,6 +693,10 @@ class CallJudge:
         resumed = failed_step_to_resume(self.turn_calls, self.turn_results, failures)
         if resumed is None:  # the first step another value's chain made, for this one
             resumed = first_step_for(self.turn_calls, self.turn_results, failures)
+        if resumed is None and self.policy.follow_named_entities:  # the entity a record names
+            resumed = named_next_step(
+                self.turn_calls, self.turn_results, failures, self.question, self.schemas
+            )
         return resumed
 
 
