@@ -1617,6 +1617,14 @@ _STATIONS = {
 }
 
 
+def _record_of(records: dict[str, str], kind: str, name: str) -> str:
+    record = records.get(name.strip().casefold())
+    if record is None:
+        known = ", ".join(r.split(" (")[0] for r in records.values())
+        raise ToolException(f"No {kind} called {name!r}. Known {kind}s: {known}")
+    return record
+
+
 @tool
 def get_bus_route(name: str) -> str:
     """Look up a bus route: when it opened, its stops, its riders and the station it ends at.
@@ -1624,10 +1632,7 @@ def get_bus_route(name: str) -> str:
     Args:
         name: The route's name.
     """
-    record = _ROUTES.get(name.strip().casefold())
-    if record is None:
-        raise ToolException(f"No route called {name!r}. Known routes: Route 7")
-    return record
+    return _record_of(_ROUTES, "route", name)
 
 
 @tool
@@ -1637,10 +1642,7 @@ def get_station(name: str) -> str:
     Args:
         name: The station's name.
     """
-    record = _STATIONS.get(name.strip().casefold())
-    if record is None:
-        raise ToolException(f"No station called {name!r}. Known stations: Willowgate Station")
-    return record
+    return _record_of(_STATIONS, "station", name)
 
 
 def test_a_chain_step_asked_first_is_resumed_with_the_entity_the_record_names(

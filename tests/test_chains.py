@@ -617,6 +617,9 @@ def test_a_record_names_an_entity_of_the_kind_a_tool_looks_up():
     # one that the tool's refusal listed as known, whatever its words
     refusal = "not found: Route 7. Known stations: Willowgate Station (柳门站), Elm Yard (榆场)"
     assert kind_named("Route 9: ends at Elm Yard (榆场)", "get_station", refusal) == "Elm Yard"
+    # a kind of two words is read whole, not cut at its first ("Gorse Lane Bell")
+    tower = "Thornwick Tower: bell weight 4,720 kg, bell cast by Gorse Lane Bell Foundry (金雀巷)"
+    assert kind_named(tower, "get_bell_foundry") == "Gorse Lane Bell Foundry"
     # no name of the kind, an error, a word in lower case: none
     assert kind_named(_ROUTE, "get_bridge") is None
     assert kind_named("Error: Willowgate Station is closed", "get_station") is None
@@ -644,6 +647,11 @@ def test_the_number_a_question_asks_of_a_record_is_found_by_its_label():
     assert asked_number(record, "Tell me about route 7") is None
     assert asked_number(record, "stops or riders?") is None
     assert asked_number("38 stops", "How many stops?") is None
+    # a word that names a tool's kind names no quantity ("bell" of the bell foundry)
+    tower = "Thornwick Tower: height 48 m, bell weight 4,720 kg, built 1902"
+    question = "What year was the foundry that cast the bell founded?"
+    assert asked_number(tower, question) == "4720"
+    assert asked_number(tower, question, ignore={"bell", "foundry"}) is None
 
 
 _SCHEMAS = {

@@ -63,6 +63,7 @@ from toolkit.local.decision.records import (
     asked_number,
     labelled_numbers,
     labelled_value,
+    name_parts,
     name_words,
 )
 
@@ -440,7 +441,8 @@ def named_next_step(
         return None
     first, _ = earlier[answered[0]]
     record = results[answered[0]] or ""
-    if is_value(record) or asked_number(record, question) is not None:
+    tool_words = {w for name in schemas for w in name_words(name)}
+    if is_value(record) or asked_number(record, question, tool_words) is not None:
         return None
     asked = {str(v).casefold() for _, a in earlier for v in a.values() if isinstance(v, str)}
     latin = not re.search(r"[\u2e80-\ufaff]", question)  # no CJK character
@@ -472,7 +474,8 @@ _CAPITALISED = r"(?:[A-Z][\w'’.-]*\s+){1,4}"
 def kind_named(record: str | None, tool: str, refusal: str | None = None) -> str | None:
     """The name of an entity of the tool's kind that a record gives: one the tool's refusal
     listed as known ("Known lighthouses: Gannet Rock Lighthouse (塘鹅礁灯塔), …"), or else a
-    name in capitals that ends with a word of the tool's name that is no action
+    name in capitals that ends with the words of the tool's name that are no action — all of
+    them ("Gorse Lane Bell Foundry" for ``get_bell_foundry``), else the last
     (``get_lighthouse`` reads "lands beside Gannet Rock Lighthouse (塘鹅礁灯塔)" as "Gannet Rock
     Lighthouse"). A chain's record names the next step's entity so.
 
@@ -492,8 +495,12 @@ def kind_named(record: str | None, tool: str, refusal: str | None = None) -> str
         name = re.sub(r"\s*[(（][^()（）]*[)）]", "", item).strip(" .。'\"")
         if len(name) > 2 and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.IGNORECASE):
             return name
-    for word in sorted(name_words(tool) - ACTION_WORDS):
-        found = re.search(rf"{_CAPITALISED}(?i:{re.escape(word)}s?)\b", text)
+    kind = [p for p in name_parts(tool) if len(p) >= 3 and p.casefold() not in ACTION_WORDS]
+    for words in (kind, kind[-1:]):  # the whole kind ("Bell Foundry"), else its last word
+        if not words:
+            continue
+        phrase = r"\s+".join(re.escape(w) for w in words)
+        found = re.search(rf"{_CAPITALISED}(?i:{phrase}s?)\b", text)
         if found:
             return found.group(0)
     return None

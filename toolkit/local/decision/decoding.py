@@ -69,7 +69,7 @@ from toolkit.local.decision.numbers import (
 from toolkit.local.decision.planning import PlanWriter
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import answer_messages, build_prompt, results_nudge
-from toolkit.local.decision.records import asked_number
+from toolkit.local.decision.records import asked_number, name_words
 from toolkit.local.decision.retries import rerouted_failures
 from toolkit.local.decision.signals import NOT_TEXT_STARTS, name_probabilities, text_probability
 from toolkit.local.decision.turn import (
@@ -507,7 +507,8 @@ class _Decoder(CallWriter, PlanWriter):
         if len(answered) != 1:
             return None
         result = content_text(answered[0].get("content"))
-        return asked_number(result, last_question(self.job.messages))
+        tool_words = {w for name in self.job.tool_names for w in name_words(name)}
+        return asked_number(result, last_question(self.job.messages), tool_words)
 
     def _results_copied(self, answer: str) -> list[str]:
         """When an answer is two lines or more, each one of this turn's results all but whole —

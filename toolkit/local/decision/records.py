@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from toolkit.local.decision.numbers import result_text
@@ -172,17 +172,19 @@ def labelled_numbers(result: str) -> list[tuple[set[str], str]]:
 _ASKING = frozenset("what which many much there does have that this with from they their".split())
 
 
-def asked_number(result: str, question: str) -> str | None:
+def asked_number(result: str, question: str, ignore: Iterable[str] = ()) -> str | None:
     """The number of a record that the question asks for by its label's words: "how many
     galleries" of "founded 1934, 27 galleries, 94,500 visitors per year" is 27. The question's
     words of four letters or more (but those that only ask: "many", "there") are matched
     against each number's label words, plurals aside; the number whose label shares the most
     is the one asked for, when no other shares as many. Words of the record's name (before its
-    first colon) name the record, not a number.
+    first colon) name the record, not a number; so do ``ignore``'s (the words of the offered
+    tools' names: "bell" of ``get_bell_foundry`` is no "bell weight").
 
     Args:
         result: A tool result (a record of several numbers).
         question: The user's question.
+        ignore: Words that name things, not quantities.
 
     Returns:
         The number as the result writes it, or ``None`` when the record states fewer than two
@@ -194,6 +196,7 @@ def asked_number(result: str, question: str) -> str | None:
     asked = {stem(w) for w in re.findall(r"[a-z]{4,}", question.casefold())} - _ASKING
     head = re.split(r"[:：]", result, maxsplit=1)[0] if re.search(r"[:：]", result) else ""
     asked -= {stem(w) for w in label_words(head)}  # the record's name ("Route 7: …")
+    asked -= {stem(w) for w in ignore}
     shares = [len({stem(w) for w in words} & asked) for words, _ in labelled]
     best = max(shares)
     if best == 0 or shares.count(best) > 1:
