@@ -73,6 +73,9 @@ def test_the_forms_worth_trying_are_the_bare_value_and_the_conversations_forms_o
     phrases = conversation_phrases(messages)
     assert forms_of("widget", phrases, RATIO) == ["widgets"]
     assert forms_of("《寒江雪》", [], RATIO) == ["寒江雪"]
+    # a record's name copied with its translation: each on its own, a lost bracket or not
+    for copied in ("Elm Yard (榆场)", "Elm Yard (榆场", "Elm Yard（榆场）"):
+        assert forms_of(copied, [], RATIO) == ["Elm Yard", "榆场"]
     assert forms_of("screws", conversation_phrases(_turn("How many screws?")), RATIO) == ["screw"]
     assert forms_of("spring rolls", [], RATIO) == ["spring roll"]
     assert forms_of("berries", [], RATIO) == ["berry"]

@@ -46,6 +46,9 @@ __all__ = [
 _WORD = re.compile(r"\w+")
 #: What is around a value's words: quotes, brackets, spaces.
 _ENDS = re.compile(r"^\W+|\W+$")
+#: A name with its translation in brackets after it, as records write them ("Wrenfold Quarry
+#: (鹪鹩褶采石场)").
+_TRANSLATED = re.compile(r"(?P<name>[^()（）]+?)\s*[(（](?P<other>[^()（）]+)[)）]?\s*")
 #: What joins the items of a list written as one value ("bolts and gears", "螺丝和螺母").
 _JOINER = re.compile(r"\s*(?:[,，、;；&/]|\b(?:and|or)\b|[和与及或])\s*", re.IGNORECASE)
 #: What separates the items an error message lists ("Plans: Lite / 轻享卡; Smart / 智享卡").
@@ -233,7 +236,9 @@ def forms_of(
     listed: Sequence[str] = (),
     named: Sequence[str] = (),
 ) -> list[str]:
-    """The forms of a refused value worth trying: the value without the quotes or brackets
+    """The forms of a refused value worth trying: a name copied with its translation in
+    brackets, each on its own ("Wrenfold Quarry (鹪鹩褶采石场)" → "Wrenfold Quarry",
+    "鹪鹩褶采石场"); else the value without the quotes or brackets
     around it ("《寒江雪》" → "寒江雪"), the items it lists (:func:`parts_of`) or else its last
     word in the other number ("spring roll" for "spring rolls"), and the conversation's phrases
     that are forms of it (:func:`is_form_of`: "widgets" for "widget", where the user wrote
@@ -255,6 +260,9 @@ def forms_of(
     """
     if named:
         return [f for f in dict.fromkeys(named) if f != value]  # the tool's own keys, named
+    translated = _TRANSLATED.fullmatch(value)
+    if translated:  # a record's name copied with its translation: each on its own
+        return [f for f in (translated["name"].strip(), translated["other"].strip()) if f]
     bare, parts = _ENDS.sub("", value), parts_of(value)
     own = [bare, *(parts or _inflected(bare))]  # a list's items, or the one item's number
     found = [
