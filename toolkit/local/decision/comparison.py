@@ -21,15 +21,21 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from toolkit.local.decision.numbers import said_numbers
-from toolkit.local.decision.records import label_words, labelled_numbers
+from toolkit.local.decision.records import asked_number, label_words, labelled_numbers, name_words
 from toolkit.local.decision.turn import failed, last_question, turn_start
 from toolkit.wire import content_text
 
-__all__ = ["LARGER_SMALLER_EN", "LARGER_SMALLER_ZH", "asked_order", "comparison"]
+__all__ = [
+    "LARGER_SMALLER_EN",
+    "LARGER_SMALLER_ZH",
+    "asked_order",
+    "asked_values",
+    "comparison",
+]
 
 #: English words asking for the larger value, then for the smaller one (comparative and
 #: superlative forms).
@@ -132,11 +138,15 @@ def asked_order(question: str) -> tuple[str, bool, bool] | None:
     return word, en["larger"] is not None, word.endswith("est") or word in ("most", "least")
 
 
-def _compared_number(result: str, word: str, question: str) -> str | None:
+def _compared_number(
+    result: str, word: str, question: str, reading: str | None = None, ignore: Iterable[str] = ()
+) -> str | None:
     """The one number of a result that the comparison word is about: the result's only
     number, or the only one whose label is of the word's quantity ("cheaper": a price, a
     fare, yuan; "最早": a year, a date) — or, for a word of no one quantity ("more", "多"),
-    whose label the question names."""
+    whose label the question names; else the one the question's English ``reading`` names
+    by its label (:func:`~toolkit.local.decision.records.asked_number`: "workers" of "which
+    has the fewest workers?" read from "哪家的工人最少？")."""
     numbers = said_numbers(result)
     if len(numbers) == 1:
         return numbers[0]
@@ -145,7 +155,9 @@ def _compared_number(result: str, word: str, question: str) -> str | None:
     if wanted is None:
         wanted = {w for w in label_words(question) if len(w) >= 4}
     found = [n for words, n in labelled_numbers(result) if words & wanted]
-    return found[0] if len(found) == 1 else None
+    if len(found) == 1:
+        return found[0]
+    return asked_number(result, reading, ignore) if reading else None
 
 
 def _looked_up(messages: Sequence[Mapping[str, Any]]) -> list[tuple[str, dict, str]]:
@@ -172,11 +184,13 @@ def _looked_up(messages: Sequence[Mapping[str, Any]]) -> list[tuple[str, dict, s
     return found
 
 
-def comparison(messages: Sequence[Mapping[str, Any]]) -> str | None:
+def comparison(messages: Sequence[Mapping[str, Any]], reading: str | None = None) -> str | None:
     """The sentence comparing this turn's looked-up values, in the question's language.
 
     Args:
         messages: OpenAI messages.
+        reading: The question in English, for a record's label the question names in
+            another language.
 
     Returns:
         "Comparison: Mont Blanc (4806) is higher than Mount Fuji (3776)." or
@@ -194,9 +208,11 @@ def comparison(messages: Sequence[Mapping[str, Any]]) -> str | None:
     if len(varying) != 1:
         return None
     word, larger, superlative = order
+    ignore = {w for tool, _, _ in found for w in name_words(tool)}  # "salt works" names no label
     entries = []
     for _, arguments, result in found:
-        number, name = _compared_number(result, word, question), arguments.get(varying[0])
+        number = _compared_number(result, word, question, reading, ignore)
+        name = arguments.get(varying[0])
         if number is None or not isinstance(name, str):
             return None
         entries.append((float(number), name, number))
@@ -213,3 +229,42 @@ def comparison(messages: Sequence[Mapping[str, Any]]) -> str | None:
     if superlative:
         return f"Comparison: {first} ({value}) is the {word}, ahead of {others}."
     return f"Comparison: {first} ({value}) is {word} than {others}."
+
+
+def asked_values(messages: Sequence[Mapping[str, Any]], reading: str | None = None) -> str | None:
+    """The line naming the number each of this turn's records gives for what the question
+    asks, when it asks one quantity of several values of one tool ("how many bells a year do
+    Pellham and Ardley each cast?": "Asked: Pellham (260), Ardley (410)."), found by its label
+    (:func:`~toolkit.local.decision.records.asked_number`, in the question's English
+    ``reading`` when there is one); the small model, shown the records, stated the first
+    one's.
+
+    Args:
+        messages: OpenAI messages.
+        reading: The question in English.
+
+    Returns:
+        The line, in the question's language; ``None`` unless every record names one.
+    """
+    question = last_question(messages)
+    found = [f for f in _looked_up(messages) if said_numbers(f[2])]
+    if len(found) < 2 or len({tool for tool, _, _ in found}) != 1:
+        return None
+    keys = {k for _, arguments, _ in found for k in arguments}
+    varying = [k for k in keys if len({json.dumps(a.get(k)) for _, a, _ in found}) > 1]
+    if len(varying) != 1:
+        return None
+    ignore = {w for tool, _, _ in found for w in name_words(tool)}
+    entries = []
+    for _, arguments, result in found:
+        number, name = asked_number(result, reading or question, ignore), arguments.get(varying[0])
+        if number is None or not isinstance(name, str):
+            return None
+        entries.append(f"{name}（{number}）" if _CHINESE.search(question) else f"{name} ({number})")
+    if _CHINESE.search(question):
+        return f"所问：{'、'.join(entries)}。"
+    return f"Asked: {', '.join(entries)}."
+
+
+#: A Chinese character.
+_CHINESE = re.compile(r"[\u4e00-\u9fff]")

@@ -68,8 +68,13 @@ from toolkit.local.decision.numbers import (
 )
 from toolkit.local.decision.planning import PlanWriter
 from toolkit.local.decision.policy import ToolPolicy
-from toolkit.local.decision.prompt import answer_messages, build_prompt, results_nudge
-from toolkit.local.decision.records import asked_number, name_words
+from toolkit.local.decision.prompt import (
+    READING_INSTRUCTION,
+    answer_messages,
+    build_prompt,
+    results_nudge,
+)
+from toolkit.local.decision.records import asked_number, labelled_numbers, name_words
 from toolkit.local.decision.retries import rerouted_failures
 from toolkit.local.decision.signals import NOT_TEXT_STARTS, name_probabilities, text_probability
 from toolkit.local.decision.turn import (
@@ -338,7 +343,10 @@ class _Decoder(CallWriter, PlanWriter):
         question = last_question(self.job.messages)
         if asked_order(question) is None or asks_combination(question):
             return False
-        if comparison(self.job.messages) is None:
+        if (
+            comparison(self.job.messages) is None
+            and comparison(self.job.messages, self.reading()) is None
+        ):
             return False
         turn = CallJudge(self.job, self.policy, auto=True)
         made = turn.turn_calls
@@ -507,8 +515,22 @@ class _Decoder(CallWriter, PlanWriter):
         if len(answered) != 1:
             return None
         result = content_text(answered[0].get("content"))
+        if len(labelled_numbers(result)) < 2:
+            return None  # one number or none: nothing to choose
         tool_words = {w for name in self.job.tool_names for w in name_words(name)}
-        return asked_number(result, last_question(self.job.messages), tool_words)
+        return asked_number(result, self.reading(), tool_words)
+
+    def _question(self) -> str:
+        return last_question(self.job.messages)
+
+    def reading(self) -> str:
+        """The question as the records' labels can be matched against: as it is, or — when it
+        is written in Chinese — in the model's English translation (greedy, one line of
+        plain text, read once per question; :attr:`~ToolPolicy.english_reading`)."""
+        question = self._question()
+        if not self.policy.english_reading or not _CJK.search(question):
+            return question
+        return self._expression(READING_INSTRUCTION, question, _ENGLISH_LINE) or question
 
     def _results_copied(self, answer: str) -> list[str]:
         """When an answer is two lines or more, each one of this turn's results all but whole —
@@ -560,7 +582,10 @@ class _Decoder(CallWriter, PlanWriter):
         own_step = self.policy.answer_step and self.job.text_schema is None
         step = (
             answer_messages(
-                self.job.messages, compare=self.policy.compare_results, result=self.result
+                self.job.messages,
+                compare=self.policy.compare_results,
+                result=self.result,
+                reading=self.reading,
             )
             if own_step
             else None
@@ -675,6 +700,11 @@ class _Decoder(CallWriter, PlanWriter):
 #: How many characters of the question a final answer must copy, from its start, to echo it;
 #: a second try may write neither the question's first nor its last this many.
 _ECHO = 4
+
+#: A Chinese, Japanese or Korean character.
+_CJK = re.compile(r"[\u2e80-\ufaff]")
+#: One line of plain English text: what the question's English reading is decoded under.
+_ENGLISH_LINE = "root ::= [A-Za-z0-9 ,.?!'\"%()-]+"
 
 #: A number as a question writes it ("7", "1,200", "2.5").
 _WRITTEN_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")

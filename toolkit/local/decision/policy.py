@@ -365,6 +365,11 @@ class ToolPolicy:
             Rock Lighthouse")`` after ``get_ferry`` said "lands beside Gannet Rock
             Lighthouse", :func:`~toolkit.local.decision.chains.kind_named`), whatever the
             model would write next: the small model asks a chain's last step first.
+        english_reading: A question written in Chinese is read in English (the model's own
+            translation, one line, asked beside the conversation once per question) where the
+            labels of English records are matched: the number a question names by its label
+            (``asked_fields``), the quantity a comparison orders. "哪家的工人最少？" names
+            no label of "41 workers"; "Which has the fewest workers?" does.
         follow_named_entities: After one answered call, whose record names an entity of
             another offered tool's kind that the question asks about (its kind's word said,
             the entity itself not), that tool is asked about it
@@ -496,6 +501,7 @@ class ToolPolicy:
     state_result: bool = True
     asked_fields: bool = True
     follow_named_entities: bool = True
+    english_reading: bool = True
     answer_in_sentences: bool = True
     named_tool_calls: bool = True
     stated_numbers_fallback: bool = True

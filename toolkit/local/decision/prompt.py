@@ -9,10 +9,10 @@ holds every result it needs.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from toolkit.local.decision.comparison import comparison
+from toolkit.local.decision.comparison import asked_order, asked_values, comparison
 from toolkit.local.decision.grounding import arguments_of
 from toolkit.local.decision.mentions import question_names
 from toolkit.local.decision.policy import RESULTS_NUDGE, ToolPolicy
@@ -29,6 +29,7 @@ from toolkit.local.format.template import render_prompt
 from toolkit.wire import content_text
 
 __all__ = [
+    "READING_INSTRUCTION",
     "answer_messages",
     "build_prompt",
     "call_label",
@@ -182,6 +183,12 @@ _ANSWER_ASK = {
 }
 
 
+#: Asked of the model beside the conversation: the question in English, one line, for the
+#: labels of records written in English ("哪家的工人最少？" → "Which has the fewest workers?").
+READING_INSTRUCTION = (
+    "Translate the user's message into English. Reply with the translation only, on one line."
+)
+
 #: The request of the final-answer step when the results are one tool's, called for several
 #: values: the answer states each of them.
 _EACH_ASK = {
@@ -288,7 +295,11 @@ def _one_tool_many_values(messages: Sequence[Mapping[str, Any]]) -> bool:
 
 
 def answer_messages(
-    messages: Sequence[Mapping[str, Any]], *, compare: bool = True, result: str | None = None
+    messages: Sequence[Mapping[str, Any]],
+    *,
+    compare: bool = True,
+    result: str | None = None,
+    reading: Callable[[], str] | None = None,
 ) -> list[dict[str, Any]] | None:
     """The final-answer step: the question and the results it rests on, and nothing else.
 
@@ -311,6 +322,10 @@ def answer_messages(
     Args:
         messages: OpenAI messages.
         compare: Write the comparison of the results the question asks for.
+        reading: Gives the question in English (asked only when needed), for the labels of
+            the comparison
+            (:func:`~toolkit.local.decision.comparison.comparison`) or of the values asked of
+            each record (:func:`~toolkit.local.decision.comparison.asked_values`).
         result: The result that answers the question, when it is known.
 
     Returns:
@@ -324,11 +339,19 @@ def answer_messages(
     head, listed, ask = _ANSWER_ASK[language]
     failures = all_failed(messages)
     # Last, right before the answer: shown among the results, it went unread.
-    compared = comparison(messages) if compare and not failures else None
+    compared = None
+    if compare and not failures:
+        compared = comparison(messages)
+        if compared is None and reading is not None and asked_order(question):
+            compared = comparison(messages, reading())  # a label named in another language
     if failures:  # nothing to state: the answer says what went wrong
         ask = _FAILED_ASK[language]
     elif result is None and not compared and _one_tool_many_values(messages):
         ask = _EACH_ASK[language]
+        if compare:
+            compared = asked_values(messages)
+            if compared is None and reading is not None and language == "zh":
+                compared = asked_values(messages, reading())
     if compared:
         ask = f"{ask}\n{compared}"
     elif result is not None and not failures:
