@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from toolkit.local.decision.comparison import asked_order, asked_values, comparison
+from toolkit.local.decision.comparison import asked_order, comparison
 from toolkit.local.decision.prompt import answer_messages
 from toolkit.local.decision.records import labelled_numbers
 
@@ -190,25 +190,3 @@ def test_a_label_the_question_names_in_another_language_is_read_in_its_english_r
     assert comparison(messages, reading) == "比较：西桥（6）最少；其余：东桥（9）、南桥（14）。"
     # the words of the tool's name ("bridge") name no label
     assert comparison(messages, "Which bridge is the least?") is None
-
-
-def test_the_value_asked_of_each_record_is_named_under_the_results():
-    records = (
-        ("East Bridge", "East Bridge (东桥): length 420 m, 9 piers, 12,400 crossings per day"),
-        ("West Bridge", "West Bridge (西桥): length 310 m, 6 piers, 8,100 crossings per day"),
-    )
-    english = _looked_up(
-        "How many piers do East Bridge and West Bridge each have?", "get_bridge", "name", *records
-    )
-    assert asked_values(english) == "Asked: East Bridge (9), West Bridge (6)."
-    chinese = _looked_up("东桥和西桥各有几个桥墩？", "get_bridge", "name", *records)
-    assert asked_values(chinese) is None  # no English label named
-    reading = "How many piers do East Bridge and West Bridge each have?"
-    assert asked_values(chinese, reading) == "所问：East Bridge（9）、West Bridge（6）。"
-    step = answer_messages(chinese, reading=lambda: reading)
-    assert step is not None and "所问：East Bridge（9）、West Bridge（6）。" in step[-1]["content"]
-    # a question of no one label: nothing named
-    assert (
-        asked_values(_looked_up("Tell me about both bridges", "get_bridge", "name", *records))
-        is None
-    )

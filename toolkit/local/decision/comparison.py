@@ -29,13 +29,7 @@ from toolkit.local.decision.records import asked_number, label_words, labelled_n
 from toolkit.local.decision.turn import failed, last_question, turn_start
 from toolkit.wire import content_text
 
-__all__ = [
-    "LARGER_SMALLER_EN",
-    "LARGER_SMALLER_ZH",
-    "asked_order",
-    "asked_values",
-    "comparison",
-]
+__all__ = ["LARGER_SMALLER_EN", "LARGER_SMALLER_ZH", "asked_order", "comparison"]
 
 #: English words asking for the larger value, then for the smaller one (comparative and
 #: superlative forms).
@@ -229,42 +223,3 @@ def comparison(messages: Sequence[Mapping[str, Any]], reading: str | None = None
     if superlative:
         return f"Comparison: {first} ({value}) is the {word}, ahead of {others}."
     return f"Comparison: {first} ({value}) is {word} than {others}."
-
-
-def asked_values(messages: Sequence[Mapping[str, Any]], reading: str | None = None) -> str | None:
-    """The line naming the number each of this turn's records gives for what the question
-    asks, when it asks one quantity of several values of one tool ("how many bells a year do
-    Pellham and Ardley each cast?": "Asked: Pellham (260), Ardley (410)."), found by its label
-    (:func:`~toolkit.local.decision.records.asked_number`, in the question's English
-    ``reading`` when there is one); the small model, shown the records, stated the first
-    one's.
-
-    Args:
-        messages: OpenAI messages.
-        reading: The question in English.
-
-    Returns:
-        The line, in the question's language; ``None`` unless every record names one.
-    """
-    question = last_question(messages)
-    found = [f for f in _looked_up(messages) if said_numbers(f[2])]
-    if len(found) < 2 or len({tool for tool, _, _ in found}) != 1:
-        return None
-    keys = {k for _, arguments, _ in found for k in arguments}
-    varying = [k for k in keys if len({json.dumps(a.get(k)) for _, a, _ in found}) > 1]
-    if len(varying) != 1:
-        return None
-    ignore = {w for tool, _, _ in found for w in name_words(tool)}
-    entries = []
-    for _, arguments, result in found:
-        number, name = asked_number(result, reading or question, ignore), arguments.get(varying[0])
-        if number is None or not isinstance(name, str):
-            return None
-        entries.append(f"{name}（{number}）" if _CHINESE.search(question) else f"{name} ({number})")
-    if _CHINESE.search(question):
-        return f"所问：{'、'.join(entries)}。"
-    return f"Asked: {', '.join(entries)}."
-
-
-#: A Chinese character.
-_CHINESE = re.compile(r"[\u4e00-\u9fff]")

@@ -70,6 +70,7 @@ from toolkit.local.decision.planning import PlanWriter
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import (
     READING_INSTRUCTION,
+    READING_REQUEST,
     answer_messages,
     build_prompt,
     results_nudge,
@@ -530,7 +531,8 @@ class _Decoder(CallWriter, PlanWriter):
         question = self._question()
         if not self.policy.english_reading or not _CJK.search(question):
             return question
-        return self._expression(READING_INSTRUCTION, question, _ENGLISH_LINE) or question
+        request = READING_REQUEST.format(question)
+        return self._expression(READING_INSTRUCTION, request, _ENGLISH_LINE) or question
 
     def _results_copied(self, answer: str) -> list[str]:
         """When an answer is two lines or more, each one of this turn's results all but whole —
@@ -703,8 +705,9 @@ _ECHO = 4
 
 #: A Chinese, Japanese or Korean character.
 _CJK = re.compile(r"[\u2e80-\ufaff]")
-#: One line of plain English text: what the question's English reading is decoded under.
-_ENGLISH_LINE = "root ::= [A-Za-z0-9 ,.?!'\"%()-]+"
+#: One question in plain English: what the question's English reading is decoded under (a
+#: reading that runs on past the token limit is dropped).
+_ENGLISH_LINE = 'root ::= [A-Z] [A-Za-z0-9 ,.\'"%()-]* "?"'
 
 #: A number as a question writes it ("7", "1,200", "2.5").
 _WRITTEN_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")

@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from toolkit.local.decision.comparison import asked_order, asked_values, comparison
+from toolkit.local.decision.comparison import asked_order, comparison
 from toolkit.local.decision.grounding import arguments_of
 from toolkit.local.decision.mentions import question_names
 from toolkit.local.decision.policy import RESULTS_NUDGE, ToolPolicy
@@ -30,6 +30,7 @@ from toolkit.wire import content_text
 
 __all__ = [
     "READING_INSTRUCTION",
+    "READING_REQUEST",
     "answer_messages",
     "build_prompt",
     "call_label",
@@ -185,9 +186,9 @@ _ANSWER_ASK = {
 
 #: Asked of the model beside the conversation: the question in English, one line, for the
 #: labels of records written in English ("哪家的工人最少？" → "Which has the fewest workers?").
-READING_INSTRUCTION = (
-    "Translate the user's message into English. Reply with the translation only, on one line."
-)
+READING_INSTRUCTION = "You are a translator."
+#: The user's turn of that side question, around the question itself.
+READING_REQUEST = "Translate this question into English. Do not answer it.\n\n{}"
 
 #: The request of the final-answer step when the results are one tool's, called for several
 #: values: the answer states each of them.
@@ -323,9 +324,7 @@ def answer_messages(
         messages: OpenAI messages.
         compare: Write the comparison of the results the question asks for.
         reading: Gives the question in English (asked only when needed), for the labels of
-            the comparison
-            (:func:`~toolkit.local.decision.comparison.comparison`) or of the values asked of
-            each record (:func:`~toolkit.local.decision.comparison.asked_values`).
+            the comparison (:func:`~toolkit.local.decision.comparison.comparison`).
         result: The result that answers the question, when it is known.
 
     Returns:
@@ -348,10 +347,6 @@ def answer_messages(
         ask = _FAILED_ASK[language]
     elif result is None and not compared and _one_tool_many_values(messages):
         ask = _EACH_ASK[language]
-        if compare:
-            compared = asked_values(messages)
-            if compared is None and reading is not None and language == "zh":
-                compared = asked_values(messages, reading())
     if compared:
         ask = f"{ask}\n{compared}"
     elif result is not None and not failures:
