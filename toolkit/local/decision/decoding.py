@@ -521,14 +521,11 @@ class _Decoder(CallWriter, PlanWriter):
         tool_words = {w for name in self.job.tool_names for w in name_words(name)}
         return asked_number(result, self.reading(), tool_words)
 
-    def _question(self) -> str:
-        return last_question(self.job.messages)
-
     def reading(self) -> str:
         """The question as the records' labels can be matched against: as it is, or — when it
-        is written in Chinese — in the model's English translation (greedy, one line of
-        plain text, read once per question; :attr:`~ToolPolicy.english_reading`)."""
-        question = self._question()
+        is written in Chinese — in the model's English translation (greedy, one question in
+        plain English, read once per question; :attr:`~ToolPolicy.english_reading`)."""
+        question = last_question(self.job.messages)
         if not self.policy.english_reading or not _CJK.search(question):
             return question
         request = READING_REQUEST.format(question)
