@@ -1612,7 +1612,7 @@ _ROUTES = {
         "ends at Willowgate Station (柳门站)"
     ),
 }
-_STATIONS = {
+_BUS_STATIONS = {
     "willowgate station": "Willowgate Station (柳门站): 6 platforms, opened 1931",
 }
 
@@ -1642,7 +1642,7 @@ def get_station(name: str) -> str:
     Args:
         name: The station's name.
     """
-    return _record_of(_STATIONS, "station", name)
+    return _record_of(_BUS_STATIONS, "station", name)
 
 
 def test_a_chain_step_asked_first_is_resumed_with_the_entity_the_record_names(

@@ -606,6 +606,7 @@ class _Decoder(CallWriter, PlanWriter):
         any_numbers: bool = False,
         avoid: Sequence[str] = (),
         required: Sequence[str] = (),
+        passing: Sequence[str] = (),
     ) -> Iterator[Event]:
         structured = self.job.text_schema is not None
         plain = bool(self.job.tools) and self.job.constrained and not structured
@@ -621,8 +622,7 @@ class _Decoder(CallWriter, PlanWriter):
                 forbidden=forbidden,
                 numbers=numbers,
                 required=required,
-                # the question's numbers may come before the required one ("Route 7 has 38")
-                passing=_WRITTEN_NUMBER.findall(last_question(self.job.messages)),
+                passing=passing,
             ),
             cancel=self.cancel,
             ban_first=self._not_text() if plain else None,
@@ -655,7 +655,11 @@ class _Decoder(CallWriter, PlanWriter):
             again = [*avoid, *copied]
             events = list(
                 self.text(
-                    from_results=True, any_numbers=any_numbers, avoid=again, required=required
+                    from_results=True,
+                    any_numbers=any_numbers,
+                    avoid=again,
+                    required=required,
+                    passing=passing,
                 )
             )
             rewritten = "".join(e.text for e in events if isinstance(e, ContentDelta))
@@ -669,10 +673,16 @@ class _Decoder(CallWriter, PlanWriter):
         spellings = result_spellings(asked)
         if spellings and not _states(written, spellings):
             # The record's number the question asks for by its label is left out: the answer
-            # is written again, stating it first.
+            # is written again, stating it first but for the question's own numbers ("Route 7
+            # has 38 stops"; a plan's result, stated the same way, keeps the question's numbers
+            # out: with them the small model copied the question out before it).
             self.used += generation.completion_tokens
             yield from self.text(
-                from_results=True, any_numbers=any_numbers, avoid=avoid, required=spellings
+                from_results=True,
+                any_numbers=any_numbers,
+                avoid=avoid,
+                required=spellings,
+                passing=_WRITTEN_NUMBER.findall(last_question(self.job.messages)),
             )
             return
         if written.strip():
