@@ -50,6 +50,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from toolkit.local.decision.grounding import lone_text_parameter
 from toolkit.local.decision.mentions import ACTION_WORDS
 from toolkit.local.decision.numbers import (
     first_stated,
@@ -59,6 +60,7 @@ from toolkit.local.decision.numbers import (
     result_numbers,
     stated_times,
 )
+from toolkit.local.decision.phrases import writes_spaceless
 from toolkit.local.decision.records import (
     asked_number,
     labelled_numbers,
@@ -445,13 +447,10 @@ def named_next_step(
     if is_value(record) or asked_number(record, question, tool_words) is not None:
         return None
     asked = {str(v).casefold() for _, a in earlier for v in a.values() if isinstance(v, str)}
-    latin = not re.search(r"[\u2e80-\ufaff]", question)  # no CJK character
+    latin = not writes_spaceless(question)
     for tool, schema in schemas.items():
-        required = list((schema or {}).get("required") or [])
-        properties = (schema or {}).get("properties") or {}
-        if tool == first or len(required) != 1:
-            continue
-        if (properties.get(required[0]) or {}).get("type") != "string":
+        parameter = lone_text_parameter(schema)
+        if tool == first or parameter is None:
             continue
         name = kind_named(record, tool)
         if not name or name.casefold() in asked or name.casefold() in question.casefold():
@@ -460,7 +459,7 @@ def named_next_step(
         said = any(re.search(rf"\b{re.escape(w)}", question, re.IGNORECASE) for w in words)
         if not said if latin else not _REFERS_ZH.search(question):
             continue
-        return tool, {required[0]: name}
+        return tool, {parameter: name}
     return None
 
 

@@ -66,6 +66,7 @@ from toolkit.local.decision.numbers import (
     ungrounded_numbers,
     with_roundings,
 )
+from toolkit.local.decision.phrases import writes_spaceless
 from toolkit.local.decision.planning import PlanWriter
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import (
@@ -526,7 +527,7 @@ class _Decoder(CallWriter, PlanWriter):
         is written in Chinese — in the model's English translation (greedy, one question in
         plain English, read once per question; :attr:`~ToolPolicy.english_reading`)."""
         question = last_question(self.job.messages)
-        if not self.policy.english_reading or not _CJK.search(question):
+        if not self.policy.english_reading or not writes_spaceless(question):
             return question
         request = READING_REQUEST.format(question)
         return self._expression(READING_INSTRUCTION, request, _ENGLISH_LINE) or question
@@ -710,8 +711,6 @@ class _Decoder(CallWriter, PlanWriter):
 #: a second try may write neither the question's first nor its last this many.
 _ECHO = 4
 
-#: A Chinese, Japanese or Korean character.
-_CJK = re.compile(r"[\u2e80-\ufaff]")
 #: One question in plain English: what the question's English reading is decoded under (a
 #: reading that runs on past the token limit is dropped).
 _ENGLISH_LINE = 'root ::= [A-Z] [A-Za-z0-9 ,.\'"%()-]* "?"'

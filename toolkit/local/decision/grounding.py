@@ -45,6 +45,7 @@ __all__ = [
     "defaults_of",
     "is_error",
     "kind_words",
+    "lone_text_parameter",
     "moves_values",
     "needs_unstated_number",
     "occurs",
@@ -206,6 +207,23 @@ def uses_given_values(
             if _given(leaf, text, policy.word_share, kind if isinstance(leaf, str) else ()):
                 return True
     return False
+
+
+def lone_text_parameter(parameters: Mapping[str, Any] | None) -> str | None:
+    """A tool's one required parameter, when it is its only required one and takes text: the
+    value a lookup is asked about.
+
+    Args:
+        parameters: The tool's ``parameters`` schema.
+
+    Returns:
+        The parameter's name, or ``None``.
+    """
+    required = list((parameters or {}).get("required") or [])
+    properties = (parameters or {}).get("properties") or {}
+    if len(required) != 1 or (properties.get(required[0]) or {}).get("type") != "string":
+        return None
+    return required[0]
 
 
 def defaults_of(parameters: Mapping[str, Any] | None) -> frozenset[str]:

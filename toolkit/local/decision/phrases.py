@@ -27,6 +27,7 @@ __all__ = [
     "in_another_script",
     "other_scripts",
     "slip_of",
+    "writes_spaceless",
 ]
 
 #: Most words in a phrase of space-separated text ("New York City, NY" is four).
@@ -49,6 +50,19 @@ _LATIN = re.compile(r"[A-Za-z\u00C0-\u024F]")
 def _scripts(text: str) -> set[str]:
     scripts = (("latin", _LATIN), ("spaceless", _RUN))
     return {name for name, letters in scripts if letters.search(text)}
+
+
+def writes_spaceless(text: str) -> bool:
+    """Whether a text is written, at least in part, in a script without spaces between words
+    (Chinese, Japanese, Korean): words of the Latin script are not looked for in it.
+
+    Args:
+        text: A question.
+
+    Returns:
+        True when it holds a character of such a script.
+    """
+    return _RUN.search(text) is not None
 
 
 def other_scripts(value: str, text: str) -> bool:

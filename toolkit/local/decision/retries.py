@@ -24,6 +24,7 @@ from toolkit.local.decision.grounding import (
     arguments_of,
     is_error,
     kind_words,
+    lone_text_parameter,
     occurs,
 )
 from toolkit.local.decision.mentions import ACTION_WORDS
@@ -417,9 +418,4 @@ def _lone_text(tool: Mapping[str, Any]) -> tuple[str, str | None]:
     """A tool's name and its one required parameter, when that is its only required one and
     takes text (``None`` otherwise)."""
     function = tool.get("function") or {}
-    parameters = function.get("parameters") or {}
-    required = list(parameters.get("required") or [])
-    properties = parameters.get("properties") or {}
-    if len(required) != 1 or (properties.get(required[0]) or {}).get("type") != "string":
-        return function.get("name", ""), None
-    return function.get("name", ""), required[0]
+    return function.get("name", ""), lone_text_parameter(function.get("parameters"))
