@@ -1675,3 +1675,73 @@ def test_the_number_a_question_names_by_its_label_is_the_answers(local_server) -
     )
     assert result.answered, result.hint
     assert re.search(r"(?<![\d.])38(?![\d.])", result.answer), result.answer
+
+
+# 46. Records whose first number is a year, summed: the small model added the years. A year
+# is no quantity to add up, and the label of the numbers it chose picks each record's number.
+
+_DOCKS = {
+    "amber dock": "Amber Dock (琥珀码头): opened 1901, 6 cranes, 140 ships per month",
+    "birch dock": "Birch Dock (桦木码头): opened 1923, 9 cranes, 210 ships per month",
+    "larch dock": "Larch Dock (落叶松码头): opened 1898, 4 cranes, 95 ships per month",
+}
+
+
+@tool
+def get_dock(name: str) -> str:
+    """Look up a dock: when it opened, its cranes and the ships it takes a month.
+
+    Args:
+        name: The dock's name.
+    """
+    key = name.strip().casefold()
+    for record in _DOCKS.values():
+        if key in record.casefold().split(":")[0]:
+            return record
+    return _record_of(_DOCKS, "dock", name)
+
+
+def test_a_total_of_records_adds_no_years(local_server) -> None:
+    result = ToolLoop(_chat(local_server), [get_dock, add]).run(
+        "琥珀码头、桦木码头和落叶松码头每月一共停靠多少艘船？"
+    )
+    assert result.answered, result.hint
+    added = [sorted(args.values()) for name, args in _loop_calls(result) if name == "add"]
+    assert added, _loop_calls(result)
+    years = {1901, 1923, 1898}
+    assert not any(set(numbers) & years for numbers in added), added
+
+
+# 47. A chain's two records in, the number the question asks for by its label in the last:
+# the small model went on to look a kind's word up in another tool. The answer is due.
+
+_CANAL = "Larch Canal: dug 1790, 14 locks, 3 m deep, 22 km long"
+_ALONG_A_CANAL = "Amber Dock ships its coal along a canal. How many locks does that canal have?"
+
+
+def test_the_answer_is_due_once_the_number_asked_for_is_in(local_server) -> None:
+    messages: list[dict] = [
+        {"role": "user", "content": _ALONG_A_CANAL},
+        _asked("c1", "get_dock", {"name": "Amber Dock"}),
+        _answered("c1", "Amber Dock: opened 1901, 6 cranes, ships its coal along Larch Canal"),
+        _asked("c2", "get_canal", {"name": "Larch Canal"}),
+        _answered("c2", _CANAL),
+    ]
+    reply = _sdk(local_server).chat.completions.create(
+        model="local",
+        messages=messages,
+        tools=[tool_schema(get_dock), tool_schema(get_canal), tool_schema(get_station)],
+    )
+    message = reply.choices[0].message
+    assert not message.tool_calls, message.tool_calls
+    assert re.search(r"(?<![\d.])14(?![\d.])", message.content or ""), message.content
+
+
+@tool
+def get_canal(name: str) -> str:
+    """Look up a canal: when it was dug, its locks, depth and length.
+
+    Args:
+        name: The canal's name.
+    """
+    return _CANAL if name.strip().casefold() == "larch canal" else f"No canal called {name!r}."

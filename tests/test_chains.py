@@ -23,7 +23,7 @@ from toolkit.local.decision.chains import (
 from toolkit.local.decision.numbers import magnitude, stated_times
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import turn_results
-from toolkit.local.decision.records import asked_number, labelled_value
+from toolkit.local.decision.records import asked_number, labelled_value, stem
 from toolkit.local.decision.turn import (
     CallJudge,
     results_combined,
@@ -684,3 +684,23 @@ def test_the_entity_a_record_names_is_looked_up_when_the_question_points_at_it()
     two = [*calls, ("get_route", {"name": "Route 9"})]
     assert named_next_step(two, [*results, _ROUTE], [False, False], question, _SCHEMAS) is None
     assert named_next_step(calls, ["Error: no route"], [True], question, _SCHEMAS) is None
+
+
+def test_a_word_of_a_records_name_asks_for_a_label_only_standing_alone_as_the_whole_label():
+    theatre = "Thimblegate Puppet Theatre: opened 1899, 64 seats, 210 puppets, 4 shows per week"
+    tool_words = {"get", "puppet", "theatre"}
+    question = "How many puppets does Thimblegate Puppet Theatre own?"
+    assert asked_number(theatre, question, tool_words) == "210"
+    # the name's words as a name ask for nothing: no number is asked
+    assert asked_number(theatre, "Tell me about Thimblegate Puppet Theatre", tool_words) is None
+    # a plural and its singular are one word
+    tannery = "Harrowby Tannery: founded 1871, 14 workers, 320 hides per week"
+    assert asked_number(tannery, "What is the weekly hide output of Harrowby Tannery?") == "320"
+
+
+def test_a_plural_ending_is_taken_off_as_english_writes_it():
+    words = "hides primes boxes batteries glass glasses works puppets".split()
+    assert [stem(w) for w in words] == [
+        "hide", "prime", "box", "battery", "glass", "glass", "work", "puppet"
+    ]  # fmt: skip
+    assert stem("days") == "days"  # four letters or fewer: as written

@@ -316,3 +316,60 @@ def test_a_question_asks_for_each_value_on_its_own() -> None:
     assert not asks_each("If they split the total evenly, how much does each pay?")
     assert not asks_each("各种水果的总价是多少？")  # a total, of every kind
     assert not asks_each("How deep are the three mines?")
+
+
+_LOCKS = [
+    "Kestle Lock: built 1794, rise of 2.4 m, 38 boats per day",
+    "Orrin Lock: built 1812, rise of 3.1 m, 52 boats per day",
+    "Brackwater Lock: built 1788, rise of 1.7 m, 27 boats per day",
+]
+
+
+def test_a_records_years_are_no_quantity_to_combine_unless_the_question_asks_of_dates():
+    tools = arithmetic_tools([LOOKUP, ADD], among=True)
+    total = looked_up(_conversation("三座船闸一共怎么样？", _LOCKS[:2]), tools)
+    assert total is not None
+    assert [s for s, _ in total.sources] == [{2.4, 38.0}, {3.1, 52.0}]  # 1794, 1812 left out
+    dated = looked_up(_conversation("两座船闸的建造年份相差多少年？", _LOCKS[:2]), tools)
+    assert dated is not None and 1794.0 in dated.sources[0][0]
+    # a rate per year is no date
+    rated = ["Ash Hall: 1500 visitors per year, 12 rooms", "Elm Hall: 1800 visitors per year"]
+    kept = looked_up(_conversation("Both halls together?", rated), tools)
+    assert kept is not None and 1500.0 in kept.sources[0][0]
+
+
+def test_the_label_of_the_models_chosen_numbers_picks_each_records_number():
+    tools = arithmetic_tools([LOOKUP, ADD], among=True)
+    messages = _conversation("三座船闸每天一共通过多少艘船？", _LOCKS)
+    plain = looked_up(messages, tools)
+    assert plain is not None and plain.sources[2][0] == {1.7, 27.0}
+    hinted = looked_up(messages, tools, hinted={38.0, 52.0})  # add(38, 52): boats per day
+    assert hinted is not None
+    assert [s for s, _ in hinted.sources] == [{38.0}, {52.0}, {27.0}]
+    # numbers under two labels, or under none, choose no label
+    mixed = looked_up(messages, tools, hinted={38.0, 3.1})
+    assert mixed is not None and mixed.sources[0][0] == {2.4, 38.0}
+    assert looked_up(messages, tools, hinted={7.0}).sources[0][0] == {2.4, 38.0}
+
+
+def test_a_question_names_a_label_in_its_plural_and_a_chinese_reading_is_asked_lazily():
+    tools = arithmetic_tools([LOOKUP, ADD], among=True)
+    tanneries = [
+        "Harrowby Tannery: founded 1871, 14 workers, 320 hides per week",
+        "Marlwick Tannery: founded 1903, 22 workers, 275 hides per week",
+    ]
+    question = "What is the combined weekly hide output of Harrowby Tannery and Marlwick Tannery?"
+    lookups = looked_up(_conversation(question, tanneries), tools)
+    assert lookups is not None and [s for s, _ in lookups.sources] == [{320.0}, {275.0}]
+    asked: list[str] = []
+
+    def reading() -> str:
+        asked.append("read")
+        return "How many workers do the two tanneries have in total?"
+
+    zh = looked_up(_conversation("两家制革厂一共有多少？", tanneries), tools, reading)
+    assert zh is not None and [s for s, _ in zh.sources] == [{14.0}, {22.0}]
+    assert asked  # read: the Chinese words named no label
+    asked.clear()
+    assert looked_up(_conversation(question, tanneries), tools, reading) is not None
+    assert not asked  # the question's own words chose: no reading

@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,7 +41,7 @@ from toolkit.local.decision.numbers import (
     written_numbers,
 )
 from toolkit.local.decision.prompt import call_label
-from toolkit.local.decision.records import label_words, labelled_numbers
+from toolkit.local.decision.records import label_words, labelled_numbers, stem
 from toolkit.local.decision.turn import is_error, last_question, turn_calls, turn_start
 
 __all__ = [
@@ -91,6 +91,17 @@ _COMBINATION = re.compile(
 #: A question that asks for each value on its own ("各有多少", "分别是多少", "How deep is each
 #: mine?", "respectively").
 _EACH = re.compile(r"(?<![a-z])(?:each|respectively|individually)(?![a-z])|各(?!种|位|自)|分别")
+#: Label words of a number that dates a thing, and of a rate (no date: "visitors per year").
+_DATING = frozenset(
+    {*"founded built opened established since year born dated started launched".split(), "建", "年"}
+)
+_RATE = frozenset({"per", "每", "a"})
+#: A question about dates or ages: a record's years are then values to combine.
+_ASKS_DATES = re.compile(
+    r"(?<![a-z])(?:years?|old|older|oldest|age|ages|founded|built|opened|established|when|"
+    r"since|dates?)(?![a-z])|年|岁|建|成立|开业|开馆",
+    re.IGNORECASE,
+)
 #: The most states a grammar may have (the numbers' use counts, multiplied, times four).
 _MOST_STATES = 4096
 
@@ -205,13 +216,24 @@ def _question_sources(
     return sources, required
 
 
-def looked_up(messages: Sequence[Mapping[str, Any]], tools: Tools) -> Lookups | None:
+def looked_up(
+    messages: Sequence[Mapping[str, Any]],
+    tools: Tools,
+    reading: Callable[[], str] | None = None,
+    hinted: Collection[float] = (),
+) -> Lookups | None:
     """This turn's lookups (its calls of tools that are not arithmetic) and the numbers an
     expression over them may use.
 
     Args:
         messages: OpenAI messages.
         tools: The request's arithmetic tools.
+        reading: The question as the records' labels can be read against (its English
+            reading, for a question in Chinese over English records), asked for only when
+            the question's own words name no one label of a record of several numbers.
+        hinted: The numbers of the arithmetic calls the model chose or the turn made: when
+            those the records state stand under one label, each record of several numbers
+            gives the number under it (:func:`_hinted_label`).
 
     Returns:
         The lookups; ``None`` when the turn made none, one has no result yet or an error
@@ -241,9 +263,22 @@ def looked_up(messages: Sequence[Mapping[str, Any]], tools: Tools) -> Lookups | 
     passed = {n for call, _ in lookups for n in numbers_of(arguments_of(call))}
     sources, required = _question_sources(question, passed)
     stating = 0
-    named = _asked_words(question, [arguments_of(call) for call, _ in lookups])
+    arguments = [arguments_of(call) for call, _ in lookups]
+    named = _asked_words(question, arguments)
+    dated = _ASKS_DATES.search(question) is not None
+    candidates = []
     for _, answer in lookups:
         numbers = _asked_numbers(answer or "", named)
+        if len(numbers) > 1 and reading is not None and (read := reading()) != question:
+            numbers = _asked_numbers(answer or "", named | _asked_words(read, arguments))
+        if len(numbers) > 1 and not dated:  # a year is a date, no quantity to add up
+            numbers = (numbers - _dates(answer or "")) or numbers
+        candidates.append(numbers)
+    records = [_record_labels(answer or "") for _, answer in lookups]
+    label = _hinted_label(hinted, candidates, records)
+    for numbers, record in zip(candidates, records, strict=True):
+        if label is not None and len(numbers) > 1:
+            numbers = frozenset(n for key, n in record if key == label and n in numbers) or numbers
         if numbers:
             stating += 1
             required.append(len(sources))
@@ -259,12 +294,50 @@ def looked_up(messages: Sequence[Mapping[str, Any]], tools: Tools) -> Lookups | 
     return Lookups(question, results, tuple(sources), tuple(required))
 
 
+def _record_labels(result: str) -> list[tuple[frozenset[str], float]]:
+    """Each number of a result with the stems of its label's words, the record's name (before
+    its first colon) left out of the first label ("Kestle Lock: built 1794" → built)."""
+    head = re.split(r"[:：]", result, maxsplit=1)[0] if re.search(r"[:：]", result) else ""
+    name = {stem(w) for w in label_words(head)}
+    return [
+        (frozenset({stem(w) for w in words} - (name if i == 0 else set())), float(n))
+        for i, (words, n) in enumerate(labelled_numbers(result))
+    ]
+
+
+def _dates(result: str) -> frozenset[float]:
+    """The years a record dates its thing by: whole numbers 1000–2100 under a label that says
+    so ("founded 1871", "built 1794", "建于1794年"), not a rate ("per year")."""
+    return frozenset(
+        n
+        for key, n in _record_labels(result)
+        if key & _DATING and not key & _RATE and n.is_integer() and 1000 <= n <= 2100
+    )
+
+
+def _hinted_label(
+    hinted: Collection[float],
+    candidates: Sequence[frozenset[float]],
+    records: Sequence[list[tuple[frozenset[str], float]]],
+) -> frozenset[str] | None:
+    """The one label the model's chosen numbers stand under in the records (``add(38, 27)``
+    over three canal locks' records: "boats per day"); ``None`` when they stand under none or
+    under several."""
+    keys = {
+        key
+        for numbers, record in zip(candidates, records, strict=True)
+        for key, n in record
+        if n in hinted and n in numbers and key
+    }
+    return next(iter(keys)) if len(keys) == 1 else None
+
+
 def _asked_words(question: str, arguments: Sequence[Mapping[str, Any]]) -> set[str]:
     """The words of the question that may name a result's label: its words of four letters or
     more and its Chinese characters, less those of the values the lookups were asked about
     ("柳湖图书馆" names no label)."""
-    given = label_words(" ".join(str(v) for a in arguments for v in a.values()))
-    return {w for w in label_words(question) if len(w) >= 4 or not w.isascii()} - given
+    given = {stem(w) for w in label_words(" ".join(str(v) for a in arguments for v in a.values()))}
+    return {stem(w) for w in label_words(question) if len(w) >= 4 or not w.isascii()} - given
 
 
 def _asked_numbers(result: str, named: set[str]) -> frozenset[float]:
@@ -272,7 +345,9 @@ def _asked_numbers(result: str, named: set[str]) -> frozenset[float]:
     names most (``{"藏书": 48213, "会员": 5210}`` asked "一共有多少名会员" gives 5210), or every
     number it states when no label is named more than the others."""
     numbers = frozenset(float(n) for n in result_numbers(result))
-    scored = [(len(words & named), float(n)) for words, n in labelled_numbers(result)]
+    scored = [
+        (len({stem(w) for w in words} & named), float(n)) for words, n in labelled_numbers(result)
+    ]
     best = max((score for score, _ in scored), default=0)
     chosen = {n for score, n in scored if score == best}
     if best and len(chosen) == 1 and chosen <= numbers:

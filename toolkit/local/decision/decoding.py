@@ -52,6 +52,7 @@ from toolkit.local.decision.comparison import asked_order, comparison
 from toolkit.local.decision.coordination import listed_calls
 from toolkit.local.decision.grounding import conversation_text
 from toolkit.local.decision.mentions import (
+    ACTION_WORDS,
     declines_tools,
     named_tools,
     question_names,
@@ -70,8 +71,6 @@ from toolkit.local.decision.phrases import writes_spaceless
 from toolkit.local.decision.planning import PlanWriter
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import (
-    READING_INSTRUCTION,
-    READING_REQUEST,
     answer_messages,
     build_prompt,
     results_nudge,
@@ -84,8 +83,10 @@ from toolkit.local.decision.turn import (
     failed,
     folded,
     has_results,
+    is_error,
     last_question,
     results_combined,
+    turn_calls,
     turn_start,
     untried_after_failures,
     unused_numbers,
@@ -216,6 +217,8 @@ def answer(
             yield from decoder.calls(None, first=retry)
         elif answered and decoder.compared():  # the order asked for is in the results
             yield from decoder.final_answer()
+        elif answered and decoder.asked_found():  # the number asked for is in the results
+            yield from decoder.final_answer()
         elif answered and (
             unused_numbers(job.messages, words=False)  # numbers no step has used yet
             or untried_after_failures(job.messages, job.tool_names)  # another tool may help
@@ -226,6 +229,12 @@ def answer(
             (  # a tool over recall: the model all but sure of it, or the question names it
                 decoder.p_text >= policy.text_threshold
                 and (decoder.sure() or decoder.named_by_question())
+            )
+            or (  # a call preferred, its name unsure, the tool the question's own subject
+                decoder.p_text < policy.text_threshold
+                and p_name < policy.name_threshold
+                and policy.preferred_named_calls
+                and decoder.named_by_question()
             )
             or (  # a call meant, its name unsure
                 decoder.p_text < policy.call_intent_threshold
@@ -353,6 +362,32 @@ class _Decoder(CallWriter, PlanWriter):
         turn = CallJudge(self.job, self.policy, auto=True)
         made = turn.turn_calls
         return not listed_calls(question, made, turn.schemas, made)
+
+    def asked_found(self) -> bool:
+        """After results, in a question in Latin letters: whether the number the question asks
+        for by its label is in this turn's records (:meth:`asked_field`), every offered tool
+        whose kind the question names has answered ("the canal lock" once
+        ``get_canal_lock`` did) and the question asks for no combination: the answer is due
+        (:attr:`~ToolPolicy.answer_when_found`). Once a chain's two records were in, the
+        small model looked the word "Lock" up in an unrelated tool. A Chinese question names
+        no English kind, so it is left to the model."""
+        if not self.policy.answer_when_found or self.job.text_schema is not None:
+            return False
+        question = last_question(self.job.messages)
+        if writes_spaceless(question) or asks_combination(question):
+            return False
+        calls, results = turn_calls(self.job.messages)
+        answered = {
+            c["function"]["name"]
+            for c, r in zip(calls, results, strict=True)
+            if r is not None and not is_error(r)
+        }
+        for tool in self.job.tool_names:
+            kind = name_words(tool) - ACTION_WORDS
+            said = any(re.search(rf"\b{re.escape(w)}", question, re.IGNORECASE) for w in kind)
+            if said and tool not in answered:
+                return False
+        return self.asked_field() is not None
 
     def checked_text(self) -> Iterator[Event]:
         """A text answer that is checked before it is given (``tool_choice="auto"``).
@@ -507,30 +542,28 @@ class _Decoder(CallWriter, PlanWriter):
         yield from events
 
     def asked_field(self) -> str | None:
-        """When this turn's one answered call gave a record, the number of it the question asks
-        for by its label (:func:`~toolkit.local.decision.records.asked_number`,
-        :attr:`~ToolPolicy.asked_fields`); else ``None``."""
+        """The number of this turn's records that the question asks for by its label
+        (:func:`~toolkit.local.decision.records.asked_number`,
+        :attr:`~ToolPolicy.asked_fields`), when exactly one answered record has it: the
+        record a chain's last step looked up ("How many boats pass through that lock each
+        day?" after the tannery's record and the lock's). ``None`` when none has it, or
+        several (each value is asked for, or a combination of them), or only a record before
+        the last (the question asks the way to the entity, then of the entity).
+        """
         if not self.policy.asked_fields:
             return None
         turn = self.job.messages[turn_start(self.job.messages) :]
         answered = [m for m in turn if m.get("role") == "tool" and not failed(m)]
-        if len(answered) != 1:
+        records = [content_text(m.get("content")) for m in answered]
+        records = [r for r in records if len(labelled_numbers(r)) >= 2]  # a number to choose
+        if not records:
             return None
-        result = content_text(answered[0].get("content"))
-        if len(labelled_numbers(result)) < 2:
-            return None  # one number or none: nothing to choose
         tool_words = {w for name in self.job.tool_names for w in name_words(name)}
-        return asked_number(result, self.reading(), tool_words)
-
-    def reading(self) -> str:
-        """The question as the records' labels can be matched against: as it is, or — when it
-        is written in Chinese — in the model's English translation (greedy, one question in
-        plain English, read once per question; :attr:`~ToolPolicy.english_reading`)."""
-        question = last_question(self.job.messages)
-        if not self.policy.english_reading or not writes_spaceless(question):
-            return question
-        request = READING_REQUEST.format(question)
-        return self._expression(READING_INSTRUCTION, request, _ENGLISH_LINE) or question
+        reading = self.reading()
+        found = [asked_number(r, reading, tool_words) for r in records]
+        if sum(n is not None for n in found) != 1:
+            return None
+        return found[-1]  # a chain's last record's, not a number of the records before it
 
     def _results_copied(self, answer: str) -> list[str]:
         """When an answer is two lines or more, each one of this turn's results all but whole —
@@ -711,9 +744,6 @@ class _Decoder(CallWriter, PlanWriter):
 #: a second try may write neither the question's first nor its last this many.
 _ECHO = 4
 
-#: One question in plain English: what the question's English reading is decoded under (a
-#: reading that runs on past the token limit is dropped).
-_ENGLISH_LINE = 'root ::= [A-Z] [A-Za-z0-9 ,.\'"%()-]* "?"'
 
 #: A number as a question writes it ("7", "1,200", "2.5").
 _WRITTEN_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")

@@ -36,8 +36,10 @@ from toolkit.local.decision.combining import (
     once_grammar,
 )
 from toolkit.local.decision.grounding import arguments_of
-from toolkit.local.decision.numbers import known_numbers, written_numbers
+from toolkit.local.decision.numbers import known_numbers, numbers_of, written_numbers
+from toolkit.local.decision.phrases import writes_spaceless
 from toolkit.local.decision.policy import ToolPolicy
+from toolkit.local.decision.prompt import READING_INSTRUCTION, READING_REQUEST
 from toolkit.local.decision.turn import last_question, results_combined, turn_calls
 from toolkit.local.format.events import Event, Finished
 from toolkit.local.format.job import ChatJob, SamplingOptions
@@ -141,7 +143,8 @@ class PlanWriter:
             return None
         if made and results_combined(self.job.messages) and not asks_average(self.job.messages):
             return None  # the last step combined every value: its result is the answer's
-        lookups = looked_up(self.job.messages, tools)
+        hinted = {n for call in [*chosen, *made] for n in numbers_of(arguments_of(call))}
+        lookups = looked_up(self.job.messages, tools, self.reading, hinted)
         if lookups is None:
             return None
         grammar = once_grammar(lookups)
@@ -213,6 +216,16 @@ class PlanWriter:
             _EXPRESSIONS[key] = text
         return _EXPRESSIONS[key]
 
+    def reading(self) -> str:
+        """The question as the records' labels can be matched against: as it is, or — when it
+        is written in Chinese — in the model's English translation (greedy, one question in
+        plain English, read once per question; :attr:`~ToolPolicy.english_reading`)."""
+        question = last_question(self.job.messages)
+        if not self.policy.english_reading or not writes_spaceless(question):
+            return question
+        request = READING_REQUEST.format(question)
+        return self._expression(READING_INSTRUCTION, request, _ENGLISH_LINE) or question
+
     def last_result(self) -> str | None:
         """The turn's last tool result (a plan's last step: the answer's)."""
         results = [m for m in self.job.messages if m.get("role") == "tool"]
@@ -229,6 +242,10 @@ class PlanWriter:
         yield from stream.finish()
         yield self._finished("tool_calls", "calls")
 
+
+#: One question in plain English: what the question's English reading is decoded under (a
+#: reading that runs on past the token limit is dropped).
+_ENGLISH_LINE = 'root ::= [A-Z] [A-Za-z0-9 ,.\'"%()-]* "?"'
 
 #: The expressions read for questions of arithmetic, by engine, instruction, question and
 #: grammar.

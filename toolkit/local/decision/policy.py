@@ -266,6 +266,12 @@ class ToolPolicy:
             name but those that say how it works ("Want an order from McDonald's on Uber
             Eats?" for ``uber.eat.order``) — the call is tried, and made only when it is
             sound (:func:`~toolkit.local.decision.mentions.question_names`).
+        preferred_named_calls: The same when the model prefers a call (text probability under
+            :attr:`text_threshold`) but names no offered tool with :attr:`name_threshold`:
+            asked "How many bottles a day do Ambery, Sollow and Tarnby Glassworks each
+            make?" beside ``get_glassworks`` (text 0.12, names 0.40), the small model wrote
+            three made-up records instead of a call. A question that names the tool's
+            subject is tried as a sound call whichever way the model leans.
         plan_among_lookups: A question of arithmetic is planned (``plan_arithmetic``) with
             tools of other kinds offered too, when the model's first step is an arithmetic
             call: "A roll weighs 12.5 kg, a truck carries 84 rolls, 3 trucks leave a day" with
@@ -370,6 +376,11 @@ class ToolPolicy:
             labels of English records are matched: the number a question names by its label
             (``asked_fields``), the quantity a comparison orders. "哪家的工人最少？" names
             no label of "41 workers"; "Which has the fewest workers?" does.
+        answer_when_found: After results, in a question in Latin letters that asks for no
+            combination, the answer is due once the number the question asks for by its label
+            is in exactly one record and every offered tool whose kind the question names has
+            answered: a chain's two records in, the small model went on to look "Lock" up in
+            an unrelated tool (:meth:`~toolkit.local.decision.decoding._Decoder.asked_found`).
         follow_named_entities: After one answered call, whose record names an entity of
             another offered tool's kind that the question asks about (its kind's word said,
             the entity itself not), that tool is asked about it
@@ -500,6 +511,7 @@ class ToolPolicy:
     each_stays_apart: bool = True
     state_result: bool = True
     asked_fields: bool = True
+    answer_when_found: bool = True
     follow_named_entities: bool = True
     english_reading: bool = True
     answer_in_sentences: bool = True
@@ -510,6 +522,7 @@ class ToolPolicy:
     example_shapes: bool = True
     plan_among_lookups: bool = True
     question_named_tools: bool = True
+    preferred_named_calls: bool = True
     rerouted_failures: bool = True
     leave_out_guesses: bool = True
     value_forms: bool = True

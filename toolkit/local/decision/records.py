@@ -73,9 +73,17 @@ def stem(word: str) -> str:
         word: A word of :func:`name_words`.
 
     Returns:
-        The word, without "s" or "es" when it is longer than four letters.
+        The word, when it is longer than four letters, without a plural's "s" ("hides" →
+        "hide", "primes" → "prime"), "es" after a hissing sound ("boxes" → "box") or "ies"
+        for "y" ("batteries" → "battery"); "glass" keeps its "ss".
     """
-    return re.sub(r"(?:es|s)$", "", word) if len(word) > 4 else word
+    if len(word) <= 4:
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if re.search(r"(?:ss|x|z|ch|sh)es$", word):
+        return word[:-2]
+    return re.sub(r"(?<!s)s$", "", word)
 
 
 def _meaning(name: str) -> set[str]:
@@ -178,8 +186,10 @@ def asked_number(result: str, question: str, ignore: Iterable[str] = ()) -> str 
     words of four letters or more (but those that only ask: "many", "there") are matched
     against each number's label words, plurals aside; the number whose label shares the most
     is the one asked for, when no other shares as many. Words of the record's name (before its
-    first colon) name the record, not a number; so do ``ignore``'s (the words of the offered
-    tools' names: "bell" of ``get_bell_foundry`` is no "bell weight").
+    first colon) and ``ignore``'s (the words of the offered tools' names) name things, not
+    numbers: "bell" of "the bell foundry" is no "bell weight". Standing alone in the question,
+    such a word asks for a label that is that word alone: "how many puppets" asks for the
+    puppets of "Thimblegate Puppet Theatre: …, 210 puppets".
 
     Args:
         result: A tool result (a record of several numbers).
@@ -193,12 +203,37 @@ def asked_number(result: str, question: str, ignore: Iterable[str] = ()) -> str 
     labelled = labelled_numbers(result)
     if len(labelled) < 2:
         return None
-    asked = {stem(w) for w in re.findall(r"[a-z]{4,}", question.casefold())} - _ASKING
     head = re.split(r"[:：]", result, maxsplit=1)[0] if re.search(r"[:：]", result) else ""
-    asked -= {stem(w) for w in label_words(head)}  # the record's name ("Route 7: …")
-    asked -= {stem(w) for w in ignore}
-    shares = [len({stem(w) for w in words} & asked) for words, _ in labelled]
+    named = {stem(w) for w in label_words(head)}  # no label's: "Thimblegate Puppet Theatre"
+    asked, alone = _asked_words(question, named | {stem(w.casefold()) for w in ignore})
+    shares = []
+    for i, (words, _) in enumerate(labelled):
+        label = {stem(w) for w in words} - (named if i == 0 else set())  # after the name
+        whole = bool(label) and label <= asked | alone  # "puppets", not "bell weight"
+        shares.append(len(label & asked) + (len(label & alone) if whole else 0))
     best = max(shares)
     if best == 0 or shares.count(best) > 1:
         return None
     return labelled[shares.index(best)][1]
+
+
+def _asked_words(question: str, naming: set[str]) -> tuple[set[str], set[str]]:
+    """The question's words of four letters or more that may name a label, plurals aside (not
+    those that only ask), and apart from them the words of ``naming`` (the record's name, the
+    tools' names) that stand alone — not capitalised, nor beside another such word, as in
+    "Thimblegate Puppet Theatre" or "the bell foundry". Such a word asks for a label only when
+    it is the whole label: "how many puppets" of "…, 210 puppets", but not "the bell" of
+    "bell weight 4,720 kg"."""
+    words = [(w, stem(w.casefold())) for w in re.findall(r"[A-Za-z]+", question)]
+    asked: set[str] = set()
+    alone: set[str] = set()
+    for i, (word, stemmed) in enumerate(words):
+        if len(word) < 4 or stemmed in _ASKING:
+            continue
+        if stemmed not in naming:
+            asked.add(stemmed)
+            continue
+        beside = {words[j][1] for j in (i - 1, i + 1) if 0 <= j < len(words)}
+        if not word[0].isupper() and not beside & naming:
+            alone.add(stemmed)
+    return asked, alone
