@@ -1745,3 +1745,22 @@ def get_canal(name: str) -> str:
         name: The canal's name.
     """
     return _CANAL if name.strip().casefold() == "larch canal" else f"No canal called {name!r}."
+
+
+# 48. A question no offered tool is about, asked of one anyway: the refusal came back, and the
+# answer said the fact "could not be found". With no tool the question's, it is answered as
+# though none were offered.
+
+
+def test_a_question_no_tool_is_about_is_answered_once_its_calls_fail(local_server) -> None:
+    messages: list[dict] = [
+        {"role": "user", "content": "What is the capital city of France?"},
+        _asked("c1", "get_dock", {"name": "France"}),
+        _answered("c1", "Error: No dock called 'France'. Known docks: Amber Dock, Birch Dock"),
+    ]
+    reply = _sdk(local_server).chat.completions.create(
+        model="local", messages=messages, tools=[tool_schema(get_dock), tool_schema(get_canal)]
+    )
+    message = reply.choices[0].message
+    assert not message.tool_calls, message.tool_calls
+    assert "Paris" in (message.content or ""), message.content

@@ -17,8 +17,10 @@ from toolkit.local.decision.retries import (
     listed_items,
     named_keys,
     parts_of,
+    renamed_failures,
     rerouted_failures,
 )
+from toolkit.local.decision.turn import unfit_failures
 
 RATIO = ToolPolicy().slip_ratio
 
@@ -265,3 +267,43 @@ def test_a_failed_value_another_tool_answered_for_is_not_tried_again() -> None:
     ]
     assert failure_to_retry(_turn(question, step), question) is None
     assert failure_to_retry(_turn(question, step[:1]), question) is not None
+
+
+_KNOWN_DEPOTS = (
+    "Error: unknown depot '{}'. Known depots: Ashby Tram Depot (阿什比电车厂), "
+    "Corwen Tram Depot (科文电车厂), Dunlow Tram Depot (邓洛电车厂)."
+)
+
+
+def test_names_written_short_are_asked_again_as_the_keys_the_refusals_list() -> None:
+    question = "阿什比电车厂、科文电车厂和邓洛电车厂一共有多少辆电车？"
+    short = [
+        (_call(f"d{i}", "get_depot", depot=value), _KNOWN_DEPOTS.format(value))
+        for i, value in enumerate(["阿什比电车", "科文电车", "洛电车厂"])
+    ]
+    assert renamed_failures(_turn(question, short)) == [
+        ("get_depot", {"depot": "阿什比电车厂"}),
+        ("get_depot", {"depot": "科文电车厂"}),
+        ("get_depot", {"depot": "邓洛电车厂"}),
+    ]
+    # one refusal alone is left to the model's own retry
+    assert renamed_failures(_turn(question, short[:1])) == []
+    # a key asked already, or a value no key of the user's holds, is not asked again
+    asked = [(_call("d9", "get_depot", depot="阿什比电车厂"), "Ashby Tram Depot: 40 trams")]
+    assert renamed_failures(_turn(question, asked, short[1:2])) == []
+    unnamed = [(_call("x0", "get_depot", depot="Moonbase"), _KNOWN_DEPOTS.format("Moonbase"))]
+    assert renamed_failures(_turn(question, short[:1] + unnamed)) == []
+
+
+def test_failures_of_tools_the_question_never_names_set_the_tools_aside() -> None:
+    refused = [(_call("h0", "get_mountain_hut", hut="France"), "Error: unknown hut 'France'.")]
+    tools = ["get_mountain_hut", "get_ski_lift", "add"]
+    messages = _turn("What's the capital of France?", refused)
+    assert unfit_failures(messages, tools)
+    # the question names a tool's kind (spaces aside), or a call answered, or it is Chinese
+    assert not unfit_failures(_turn("Which hut is highest in France?", refused), tools)
+    assert not unfit_failures(_turn("A ski-lift in France?", refused), tools)
+    answered = [(_call("h1", "get_ski_lift", lift="Alpe"), "Alpe lift: 1200 m")]
+    assert not unfit_failures(_turn("What's the capital of France?", refused, answered), tools)
+    assert not unfit_failures(_turn("法国的首都是哪里？", refused), tools)
+    assert not unfit_failures([{"role": "user", "content": "What's the capital of France?"}], tools)

@@ -76,7 +76,7 @@ from toolkit.local.decision.prompt import (
     results_nudge,
 )
 from toolkit.local.decision.records import asked_number, labelled_numbers, name_words
-from toolkit.local.decision.retries import rerouted_failures
+from toolkit.local.decision.retries import renamed_failures, rerouted_failures
 from toolkit.local.decision.signals import NOT_TEXT_STARTS, name_probabilities, text_probability
 from toolkit.local.decision.turn import (
     CallJudge,
@@ -88,6 +88,7 @@ from toolkit.local.decision.turn import (
     results_combined,
     turn_calls,
     turn_start,
+    unfit_failures,
     untried_after_failures,
     unused_numbers,
 )
@@ -180,6 +181,19 @@ def answer(
         # any plan of arithmetic calls is drawn from the question.
         yield from answer(engine, replace(job, tools=None), policy, cancel=cancel)
         return
+    if (
+        job.tools
+        and job.constrained
+        and job.tool_choice == "auto"
+        and answered
+        and policy.unfit_tools_aside
+        and unfit_failures(job.messages, job.tool_names)
+    ):
+        # Every call failed and no offered tool is the question's: it is answered as though
+        # none were offered, from the question alone.
+        asked = list(job.messages[: turn_start(job.messages) + 1])
+        yield from answer(engine, replace(job, tools=None, messages=asked), policy, cancel=cancel)
+        return
     tokens = engine.tokenize(build_prompt(job, policy, engine.chat_template))
     decoder = _Decoder(engine, job, policy, tokens, cancel)
     if not job.tools or job.tool_choice == "none":
@@ -193,6 +207,13 @@ def answer(
         and (rerouted := rerouted_failures(job.messages, job.tools))
     ):  # the values one tool failed at, asked of the tool that answered for one of them
         yield from decoder.written_calls(rerouted)
+    elif (
+        job.tool_choice == "auto"
+        and answered
+        and policy.renamed_failures
+        and (renamed := renamed_failures(job.messages))
+    ):  # the values refused, asked again as the keys the refusals list and the user names
+        yield from decoder.written_calls(renamed)
     elif job.tool_choice == "auto" and (planned := decoder.planned_steps()) is not None:
         if planned:  # the plan's next operations, asked of the arithmetic tools
             yield from decoder.written_calls(planned)

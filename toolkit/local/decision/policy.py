@@ -261,6 +261,11 @@ class ToolPolicy:
             that calls of another tool failed at, the other values those calls failed at are
             asked of the tool that answered, with no model step (the caves looked up with the
             bridge tool: :func:`~toolkit.local.decision.retries.rerouted_failures`).
+        renamed_failures: After results, when two or more calls of the last step failed at
+            one text value each and each refusal lists one key the user's words name for it,
+            those calls are made again with the keys, with no model step (three station
+            names each written a character short:
+            :func:`~toolkit.local.decision.retries.renamed_failures`).
         question_named_tools: Before any result, when the model prefers text but the
             question says in its own words what an offered tool is about — every word of its
             name but those that say how it works ("Want an order from McDonald's on Uber
@@ -381,6 +386,11 @@ class ToolPolicy:
             is in exactly one record and every offered tool whose kind the question names has
             answered: a chain's two records in, the small model went on to look "Lock" up in
             an unrelated tool (:meth:`~toolkit.local.decision.decoding._Decoder.asked_found`).
+        unfit_tools_aside: After results, when every call of the turn failed and the
+            question, in Latin letters, says the kind of no offered tool, the answer is
+            written as though no tool were offered: "What's the capital city of Japan?" was
+            asked of ``get_mountain_hut("Japan")``, then answered "could not be found"
+            (:func:`~toolkit.local.decision.turn.unfit_failures`).
         follow_named_entities: After one answered call, whose record names an entity of
             another offered tool's kind that the question asks about (its kind's word said,
             the entity itself not), that tool is asked about it
@@ -524,6 +534,7 @@ class ToolPolicy:
     question_named_tools: bool = True
     preferred_named_calls: bool = True
     rerouted_failures: bool = True
+    renamed_failures: bool = True
     leave_out_guesses: bool = True
     value_forms: bool = True
     unread_text_calls: bool = True
@@ -535,6 +546,7 @@ class ToolPolicy:
     answer_comparisons: bool = True
     comparisons_looked_up: bool = True
     declined_calls: bool = True
+    unfit_tools_aside: bool = True
     user_words: bool = True
     answer_step: bool = True
     answer_when_combined: bool = True

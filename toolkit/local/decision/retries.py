@@ -30,7 +30,7 @@ from toolkit.local.decision.grounding import (
 from toolkit.local.decision.mentions import ACTION_WORDS
 from toolkit.local.decision.numbers import leaves
 from toolkit.local.decision.phrases import MAX_WORDS
-from toolkit.local.decision.turn import failed, holds_value, turn_calls, turn_start
+from toolkit.local.decision.turn import failed, holds_value, last_question, turn_calls, turn_start
 from toolkit.wire import content_text
 
 __all__ = [
@@ -40,6 +40,7 @@ __all__ = [
     "listed_items",
     "named_keys",
     "parts_of",
+    "renamed_failures",
     "rerouted_failures",
 ]
 
@@ -327,6 +328,53 @@ def failure_to_retry(
         ):
             return name, arguments, error
     return None
+
+
+def renamed_failures(messages: Sequence[Mapping[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """The calls of this turn's last step that failed at one text value, each asked again
+    with the one key its refusal lists that the user's words name for it (:func:`named_keys`;
+    of several, the one that holds the value whole) — when two or more of them have one.
+    Asked about three lifeboat stations, the small model wrote each name a character short
+    ("凯斯特尔角救生艇" for "凯斯特尔角救生艇站"), and a retry of the first alone left the
+    other two at their errors. Keys asked already are not asked again.
+
+    Args:
+        messages: OpenAI messages, ending with the last step's results.
+
+    Returns:
+        ``(tool, arguments)`` of each call to make; empty when fewer than two are due.
+    """
+    turn = list(messages[turn_start(messages) + 1 :])
+    steps = [i for i, m in enumerate(turn) if m.get("role") == "assistant" and m.get("tool_calls")]
+    if not steps:
+        return []
+    asked = last_question(messages)
+    answers = {m.get("tool_call_id"): m for m in turn if m.get("role") == "tool"}
+    made = {
+        (c["function"]["name"], v.casefold())
+        for m in turn
+        for c in m.get("tool_calls") or []
+        for v in leaves(arguments_of(c))
+        if isinstance(v, str)
+    }
+    due: list[tuple[str, dict[str, Any]]] = []
+    for call in turn[steps[-1]].get("tool_calls") or []:
+        result = answers.get(call.get("id"))
+        if result is None or not failed(result):
+            continue
+        name, arguments = call["function"]["name"], arguments_of(call)
+        texts = [(k, v) for k, v in arguments.items() if isinstance(v, str) and v.strip()]
+        if len(texts) != 1:
+            continue
+        key, value = texts[0]
+        named = named_keys(content_text(result.get("content")), value, asked)
+        if len(named) > 1:  # the key that holds the value written short
+            named = [k for k in named if value.strip().casefold() in k.casefold()]
+        if len(named) != 1 or (name, named[0].casefold()) in made:
+            continue
+        made.add((name, named[0].casefold()))
+        due.append((name, {**arguments, key: named[0]}))
+    return due if len(due) >= 2 else []
 
 
 def rerouted_failures(

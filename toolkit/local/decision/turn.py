@@ -40,6 +40,7 @@ from toolkit.local.decision.grounding import (
     ungrounded_values,
     without_unfounded,
 )
+from toolkit.local.decision.mentions import ACTION_WORDS
 from toolkit.local.decision.numbers import (
     first_stated,
     is_number,
@@ -53,7 +54,7 @@ from toolkit.local.decision.numbers import (
     stated_times,
     ungrounded_numbers,
 )
-from toolkit.local.decision.phrases import in_another_script
+from toolkit.local.decision.phrases import in_another_script, writes_spaceless
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.records import name_words, stem
 from toolkit.local.format.job import ChatJob
@@ -72,6 +73,7 @@ __all__ = [
     "results_combined",
     "turn_calls",
     "turn_start",
+    "unfit_failures",
     "untried_after_failures",
     "unused_numbers",
 ]
@@ -225,6 +227,30 @@ def untried_after_failures(messages: Sequence[Mapping[str, Any]], tools: Sequenc
     turn = messages[turn_start(messages) + 1 :]
     called = {c["function"]["name"] for m in turn for c in m.get("tool_calls") or []}
     return all_failed(messages) and any(name not in called for name in tools)
+
+
+def unfit_failures(messages: Sequence[Mapping[str, Any]], tools: Sequence[str]) -> bool:
+    """Whether every call of this turn failed and the question, in Latin letters, says the
+    kind of no offered tool: "What's the capital city of Japan?" asked of
+    ``get_mountain_hut("Japan")``. No offered tool is about the question; it is answered as
+    though none were offered.
+
+    A kind is the words of a tool's name but those that say how it works, looked for in the
+    question with its spaces and punctuation taken out ("time zone" says ``get_timezone``).
+    A Chinese question names no English kind: it is left as it is.
+
+    Args:
+        messages: OpenAI messages.
+        tools: The offered tools' names.
+
+    Returns:
+        True when the calls failed and no offered tool is the question's.
+    """
+    question = last_question(messages)
+    if not question or writes_spaceless(question) or not all_failed(messages):
+        return False
+    squeezed = re.sub(r"[\W_]+", "", question.casefold())
+    return not any(w in squeezed for tool in tools for w in name_words(tool) - ACTION_WORDS)
 
 
 def unused_numbers(messages: Sequence[Mapping[str, Any]], *, words: bool = True) -> list[float]:
