@@ -1764,3 +1764,42 @@ def test_a_question_no_tool_is_about_is_answered_once_its_calls_fail(local_serve
     message = reply.choices[0].message
     assert not message.tool_calls, message.tool_calls
     assert "Paris" in (message.content or ""), message.content
+
+
+# 49. One value of each of several records, asked by its label: the small model looked up
+# the entities the records name, added years and stated those sums. The answer is due once
+# every record gives the asked value, and it states each.
+
+
+_PORTS = {
+    name: f"{name}: opened {year}, {cranes} cranes, {ships} ships per month; coal by Larch Canal"
+    for name, year, cranes, ships in [
+        ("Amber Dock", 1901, 6, 140),
+        ("Birch Dock", 1923, 9, 210),
+        ("Larch Dock", 1898, 4, 95),
+    ]
+}
+
+
+def test_the_value_asked_of_each_record_is_stated_for_each(local_server) -> None:
+    calls = [
+        _asked(f"c{i}", "get_dock", {"name": n})["tool_calls"][0] for i, n in enumerate(_PORTS)
+    ]
+    messages: list[dict] = [
+        {
+            "role": "user",
+            "content": f"Could you tell me how many cranes each of these docks has: "
+            f"{', '.join(_PORTS)}?",
+        },
+        {"role": "assistant", "content": "", "tool_calls": calls},
+        *(_answered(f"c{i}", record) for i, record in enumerate(_PORTS.values())),
+    ]
+    reply = _sdk(local_server).chat.completions.create(
+        model="local",
+        messages=messages,
+        tools=[tool_schema(get_dock), tool_schema(get_canal), tool_schema(add)],
+    )
+    message = reply.choices[0].message
+    assert not message.tool_calls, message.tool_calls
+    stated = re.findall(r"(?<![\d.])\d+(?![\d.])", message.content or "")
+    assert {"6", "9", "4"} <= set(stated), message.content

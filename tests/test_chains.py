@@ -23,7 +23,7 @@ from toolkit.local.decision.chains import (
 from toolkit.local.decision.numbers import magnitude, stated_times
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import turn_results
-from toolkit.local.decision.records import asked_number, labelled_value, stem
+from toolkit.local.decision.records import asked_number, labelled_value, record_name, stem
 from toolkit.local.decision.turn import (
     CallJudge,
     results_combined,
@@ -704,3 +704,13 @@ def test_a_plural_ending_is_taken_off_as_english_writes_it():
         "hide", "prime", "box", "battery", "glass", "glass", "work", "puppet"
     ]  # fmt: skip
     assert stem("days") == "days"  # four letters or fewer: as written
+
+
+def test_a_record_starts_with_its_name_before_a_colon_or_a_dash():
+    assert record_name("Route 7 (七路): opened 1962, 38 stops") == "Route 7 (七路)"
+    brigade = "Kestrel Vale Fire Brigade — 4 engines; founded in 1902; crew: 28"
+    assert record_name(brigade) == "Kestrel Vale Fire Brigade"  # not up to "crew:"
+    assert record_name("38 stops, 5 lines: none") == ""  # a comma before: no name
+    assert record_name('{"name": "Hall", "rooms": 4}') == ""
+    # the name's words are no labels: "crew" is asked
+    assert asked_number(brigade, "How many crew does Kestrel Vale Fire Brigade have?") == "28"

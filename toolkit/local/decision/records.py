@@ -25,6 +25,7 @@ __all__ = [
     "labelled_value",
     "name_parts",
     "name_words",
+    "record_name",
     "stem",
 ]
 
@@ -176,6 +177,21 @@ def labelled_numbers(result: str) -> list[tuple[set[str], str]]:
     ]
 
 
+def record_name(result: str) -> str:
+    """The name a record written as text starts with: the words before its first colon or
+    dash, when no comma or semicolon comes before it ("Route 7: …", "Kestrel Vale Fire
+    Brigade — 4 engines; …; crew: 28" → "Kestrel Vale Fire Brigade").
+
+    Args:
+        result: A tool result.
+
+    Returns:
+        The name, or "" when the record starts with no name.
+    """
+    match = re.match(r"([^,;，；:：—–{\[\"]+?)\s*(?:[:：]|\s[—–-]\s|[—–])", result.strip())
+    return match.group(1).strip() if match else ""
+
+
 #: Words of a question that ask, not name what is asked ("how many", "what year is there").
 _ASKING = frozenset("what which many much there does have that this with from they their".split())
 
@@ -203,8 +219,7 @@ def asked_number(result: str, question: str, ignore: Iterable[str] = ()) -> str 
     labelled = labelled_numbers(result)
     if len(labelled) < 2:
         return None
-    head = re.split(r"[:：]", result, maxsplit=1)[0] if re.search(r"[:：]", result) else ""
-    named = {stem(w) for w in label_words(head)}  # no label's: "Thimblegate Puppet Theatre"
+    named = {stem(w) for w in label_words(record_name(result))}  # "Thimblegate Puppet Theatre"
     asked, alone = _asked_words(question, named | {stem(w.casefold()) for w in ignore})
     shares = []
     for i, (words, _) in enumerate(labelled):
