@@ -297,12 +297,22 @@ def test_names_written_short_are_asked_again_as_the_keys_the_refusals_list() -> 
 
 def test_failures_of_tools_the_question_never_names_set_the_tools_aside() -> None:
     refused = [(_call("h0", "get_mountain_hut", hut="France"), "Error: unknown hut 'France'.")]
-    tools = ["get_mountain_hut", "get_ski_lift", "add"]
+    tools = [
+        typed_tool("get_mountain_hut", hut="string"),
+        typed_tool("get_ski_lift", lift="string"),
+        typed_tool("count_parts", part="string"),
+    ]
+    tools[2]["function"]["description"] = "Count the parts of one kind in the workshop."
     messages = _turn("What's the capital of France?", refused)
     assert unfit_failures(messages, tools)
-    # the question names a tool's kind (spaces aside), or a call answered, or it is Chinese
-    assert not unfit_failures(_turn("Which hut is highest in France?", refused), tools)
-    assert not unfit_failures(_turn("A ski-lift in France?", refused), tools)
+    # the question says a tool's name or description words (spaces aside, a word's start),
+    # or a call answered, or it is Chinese
+    for question in [
+        "Which hut is highest in France?",
+        "A ski-lift in France?",
+        "How many bolts are in the workshops of France?",
+    ]:
+        assert not unfit_failures(_turn(question, refused), tools), question
     answered = [(_call("h1", "get_ski_lift", lift="Alpe"), "Alpe lift: 1200 m")]
     assert not unfit_failures(_turn("What's the capital of France?", refused, answered), tools)
     assert not unfit_failures(_turn("法国的首都是哪里？", refused), tools)

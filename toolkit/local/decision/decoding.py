@@ -187,7 +187,7 @@ def answer(
         and job.tool_choice == "auto"
         and answered
         and policy.unfit_tools_aside
-        and unfit_failures(job.messages, job.tool_names)
+        and unfit_failures(job.messages, job.tools)
     ):
         # Every call failed and no offered tool is the question's: it is answered as though
         # none were offered, from the question alone.

@@ -387,7 +387,8 @@ class ToolPolicy:
             answered: a chain's two records in, the small model went on to look "Lock" up in
             an unrelated tool (:meth:`~toolkit.local.decision.decoding._Decoder.asked_found`).
         unfit_tools_aside: After results, when every call of the turn failed and the
-            question, in Latin letters, says the kind of no offered tool, the answer is
+            question, in Latin letters, shares no word with any offered tool's name or
+            description, the answer is
             written as though no tool were offered: "What's the capital city of Japan?" was
             asked of ``get_mountain_hut("Japan")``, then answered "could not be found"
             (:func:`~toolkit.local.decision.turn.unfit_failures`).

@@ -56,7 +56,7 @@ from toolkit.local.decision.numbers import (
 )
 from toolkit.local.decision.phrases import in_another_script, writes_spaceless
 from toolkit.local.decision.policy import ToolPolicy
-from toolkit.local.decision.records import name_words, stem
+from toolkit.local.decision.records import name_parts, name_words, stem
 from toolkit.local.format.job import ChatJob
 from toolkit.wire import content_text
 
@@ -229,19 +229,23 @@ def untried_after_failures(messages: Sequence[Mapping[str, Any]], tools: Sequenc
     return all_failed(messages) and any(name not in called for name in tools)
 
 
-def unfit_failures(messages: Sequence[Mapping[str, Any]], tools: Sequence[str]) -> bool:
-    """Whether every call of this turn failed and the question, in Latin letters, says the
-    kind of no offered tool: "What's the capital city of Japan?" asked of
-    ``get_mountain_hut("Japan")``. No offered tool is about the question; it is answered as
-    though none were offered.
+def unfit_failures(
+    messages: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]]
+) -> bool:
+    """Whether every call of this turn failed and the question, in Latin letters, shares no
+    word with any offered tool's name or description: "What's the capital city of Japan?"
+    asked of ``get_mountain_hut("Japan")``. No offered tool is about the question; it is
+    answered as though none were offered.
 
-    A kind is the words of a tool's name but those that say how it works, looked for in the
-    question with its spaces and punctuation taken out ("time zone" says ``get_timezone``).
-    A Chinese question names no English kind: it is left as it is.
+    Words of four letters or more count, but those any tool may say ("look", "return",
+    "name"); one word that begins another is the same ("cook" of "cooking"); a name's words
+    are also looked for in the question with its spaces taken out ("time zone" says
+    ``get_timezone``). A Chinese question shares no word with English tools: it is left as
+    it is.
 
     Args:
         messages: OpenAI messages.
-        tools: The offered tools' names.
+        tools: The offered tools (OpenAI ``tools`` entries).
 
     Returns:
         True when the calls failed and no offered tool is the question's.
@@ -250,7 +254,31 @@ def unfit_failures(messages: Sequence[Mapping[str, Any]], tools: Sequence[str]) 
     if not question or writes_spaceless(question) or not all_failed(messages):
         return False
     squeezed = re.sub(r"[\W_]+", "", question.casefold())
-    return not any(w in squeezed for tool in tools for w in name_words(tool) - ACTION_WORDS)
+    asked = _content_words(question)
+    for tool in tools:
+        function = tool.get("function") or {}
+        name = str(function.get("name") or "")
+        if any(w in squeezed for w in name_words(name) - ACTION_WORDS):
+            return False
+        said = _content_words(f"{' '.join(name_parts(name))} {function.get('description') or ''}")
+        if any(q.startswith(t) or t.startswith(q) for q in asked for t in said):
+            return False
+    return True
+
+
+#: Words any tool's description may say, of no subject.
+_GENERIC_WORDS = frozenset(
+    "look looks return returns given about that this with from what which their them each "
+    "name names value values number numbers kind kinds list information details data tool "
+    "function query current into when where there here have does will your more most some "
+    "many much".split()
+)
+
+
+def _content_words(text: str) -> set[str]:
+    """The words of four letters or more of a text, case-folded, but the generic ones."""
+    words = {w for w in re.findall(r"[a-z]+", text.casefold()) if len(w) >= 4}
+    return words - _GENERIC_WORDS - ACTION_WORDS
 
 
 def unused_numbers(messages: Sequence[Mapping[str, Any]], *, words: bool = True) -> list[float]:
