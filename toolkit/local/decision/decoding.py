@@ -47,7 +47,7 @@ import numpy as np
 
 from toolkit.errors import PromptError
 from toolkit.local.decision.calling import CallWriter
-from toolkit.local.decision.combining import asks_combination
+from toolkit.local.decision.combining import asks_combination, asks_each
 from toolkit.local.decision.comparison import asked_order, comparison
 from toolkit.local.decision.coordination import listed_calls
 from toolkit.local.decision.grounding import conversation_text
@@ -385,16 +385,17 @@ class _Decoder(CallWriter, PlanWriter):
         return not listed_calls(question, made, turn.schemas, made)
 
     def asked_values(self) -> list[str] | None:
-        """For a question that asks for one value of several records (no combination, no
-        order): the number each record of one tool gives for the label the question names
-        (:func:`~toolkit.local.decision.records.asked_number`,
+        """For a question that asks for one value of each of several records ("each", "各",
+        "分别": :func:`~toolkit.local.decision.combining.asks_each`; no combination, no
+        order — "between them" is a sum): the number each record of one tool gives for the
+        label the question names (:func:`~toolkit.local.decision.records.asked_number`,
         :attr:`~ToolPolicy.asked_fields`), when every record of that tool gives one and it
         is the only such tool: "how many fragrances each of these houses offers" over three
         perfumeries' records is 74, 112 and 89. ``None`` otherwise."""
         if not self.policy.asked_fields:
             return None
         question = last_question(self.job.messages)
-        if asks_combination(question) or asked_order(question) is not None:
+        if not asks_each(question) or asks_combination(question) or asked_order(question):
             return None
         calls, results = turn_calls(self.job.messages)
         by_tool: dict[str, dict[str, None]] = {}
