@@ -51,7 +51,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from toolkit.local.decision.grounding import lone_text_parameter
-from toolkit.local.decision.mentions import ACTION_WORDS
+from toolkit.local.decision.mentions import ACTION_WORDS, says_kind
 from toolkit.local.decision.numbers import (
     first_stated,
     is_number,
@@ -455,9 +455,7 @@ def named_next_step(
         name = kind_named(record, tool)
         if not name or name.casefold() in asked or name.casefold() in question.casefold():
             continue
-        words = name_words(tool) - ACTION_WORDS
-        said = any(re.search(rf"\b{re.escape(w)}", question, re.IGNORECASE) for w in words)
-        if not said if latin else not _REFERS_ZH.search(question):
+        if not says_kind(question, tool) if latin else not _REFERS_ZH.search(question):
             continue
         return tool, {parameter: name}
     return None

@@ -41,7 +41,7 @@ from toolkit.local.decision.numbers import (
     written_numbers,
 )
 from toolkit.local.decision.prompt import call_label
-from toolkit.local.decision.records import label_words, labelled_numbers, record_name, stem
+from toolkit.local.decision.records import label_words, labelled_numbers, record_labels, stem
 from toolkit.local.decision.turn import is_error, last_question, turn_calls, turn_start
 
 __all__ = [
@@ -295,14 +295,9 @@ def looked_up(
 
 
 def _record_labels(result: str) -> list[tuple[frozenset[str], float]]:
-    """Each number of a result with the stems of its label's words, the record's name
-    (:func:`~toolkit.local.decision.records.record_name`) left out of the first label
-    ("Kestle Lock: built 1794" → built)."""
-    name = {stem(w) for w in label_words(record_name(result))}
-    return [
-        (frozenset({stem(w) for w in words} - (name if i == 0 else set())), float(n))
-        for i, (words, n) in enumerate(labelled_numbers(result))
-    ]
+    """Each number of a result, as a number, with the stems of its label's words
+    (:func:`~toolkit.local.decision.records.record_labels`)."""
+    return [(label, float(n)) for label, n in record_labels(result)]
 
 
 def _dates(result: str) -> frozenset[float]:

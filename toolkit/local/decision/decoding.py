@@ -52,10 +52,10 @@ from toolkit.local.decision.comparison import asked_order, comparison
 from toolkit.local.decision.coordination import listed_calls
 from toolkit.local.decision.grounding import conversation_text
 from toolkit.local.decision.mentions import (
-    ACTION_WORDS,
     declines_tools,
     named_tools,
     question_names,
+    says_kind,
     writes_out,
 )
 from toolkit.local.decision.numbers import (
@@ -403,13 +403,11 @@ class _Decoder(CallWriter, PlanWriter):
             text = result or ""
             if result is not None and not is_error(text) and len(labelled_numbers(text)) >= 2:
                 by_tool.setdefault(call["function"]["name"], {})[text] = None
-        tool_words = {w for name in self.job.tool_names for w in name_words(name)}
         found = []
         for records in by_tool.values():
             if len(records) < 2:
                 continue
-            reading = self.reading()
-            numbers = [asked_number(r, reading, tool_words) for r in records]
+            numbers = self._asked_of(list(records))
             if all(n is not None for n in numbers):
                 found.append([n for n in numbers if n is not None])
         return found[0] if len(found) == 1 else None
@@ -434,11 +432,8 @@ class _Decoder(CallWriter, PlanWriter):
             for c, r in zip(calls, results, strict=True)
             if r is not None and not is_error(r)
         }
-        for tool in self.job.tool_names:
-            kind = name_words(tool) - ACTION_WORDS
-            said = any(re.search(rf"\b{re.escape(w)}", question, re.IGNORECASE) for w in kind)
-            if said and tool not in answered:
-                return False
+        if any(says_kind(question, t) and t not in answered for t in self.job.tool_names):
+            return False
         return self.asked_field() is not None or self.asked_values() is not None
 
     def checked_text(self) -> Iterator[Event]:
@@ -610,12 +605,17 @@ class _Decoder(CallWriter, PlanWriter):
         records = [r for r in records if len(labelled_numbers(r)) >= 2]  # a number to choose
         if not records:
             return None
-        tool_words = {w for name in self.job.tool_names for w in name_words(name)}
-        reading = self.reading()
-        found = [asked_number(r, reading, tool_words) for r in records]
+        found = self._asked_of(records)
         if sum(n is not None for n in found) != 1:
             return None
         return found[-1]  # a chain's last record's, not a number of the records before it
+
+    def _asked_of(self, records: Sequence[str]) -> list[str | None]:
+        """The number each record gives for the label the question names (its English reading
+        for a Chinese question), the words of the offered tools' names naming things."""
+        tool_words = {w for name in self.job.tool_names for w in name_words(name)}
+        reading = self.reading()
+        return [asked_number(r, reading, tool_words) for r in records]
 
     def _results_copied(self, answer: str) -> list[str]:
         """When an answer is two lines or more, each one of this turn's results all but whole —
@@ -778,15 +778,14 @@ class _Decoder(CallWriter, PlanWriter):
         if values and not only and _stated_count(written, values) < len(values):
             # A value of each record asked for, some left out or another label's numbers
             # stated: written again with those values as the only numbers it may state.
-            self.used += generation.completion_tokens
             events = list(
                 self.text(from_results=True, avoid=avoid, only=[*values], passing=passing)
             )
             rewritten = "".join(e.text for e in events if isinstance(e, ContentDelta))
             if _stated_count(rewritten, values) > _stated_count(written, values):
+                self.used += generation.completion_tokens
                 yield from events
                 return
-            self.used -= generation.completion_tokens  # counted again below
         if written.strip():
             yield ContentDelta(written.rstrip(), tuple(generation.logprobs or ()))
         self.used += generation.completion_tokens

@@ -24,7 +24,14 @@ from collections.abc import Iterable
 
 from toolkit.local.decision.records import name_words
 
-__all__ = ["ACTION_WORDS", "declines_tools", "named_tools", "question_names", "writes_out"]
+__all__ = [
+    "ACTION_WORDS",
+    "declines_tools",
+    "named_tools",
+    "question_names",
+    "says_kind",
+    "writes_out",
+]
 
 #: A question that tells the model not to look anything up ("Quick one, nothing to look up:
 #: …", "不用查，直接告诉我").
@@ -141,6 +148,22 @@ def _same_word(word: str, other: str) -> bool:
     pairs = enumerate(zip(word, other, strict=False))
     shared = next((i for i, (a, b) in pairs if a != b), len(short))
     return shared >= max(4, len(short) - 3)
+
+
+def says_kind(question: str, tool: str) -> bool:
+    """Whether a question says a word of a tool's kind: a word of its name that does not say
+    how it works, at the start of a word of the question ("that lock" for
+    ``get_canal_lock``).
+
+    Args:
+        question: The user's question.
+        tool: An offered tool's name.
+
+    Returns:
+        True when it does.
+    """
+    words = name_words(tool) - ACTION_WORDS
+    return any(re.search(rf"\b{re.escape(w)}", question, re.IGNORECASE) for w in words)
 
 
 def question_names(question: str, tool_names: Iterable[str]) -> list[str]:

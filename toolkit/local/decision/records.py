@@ -25,6 +25,7 @@ __all__ = [
     "labelled_value",
     "name_parts",
     "name_words",
+    "record_labels",
     "record_name",
     "stem",
 ]
@@ -192,6 +193,24 @@ def record_name(result: str) -> str:
     return match.group(1).strip() if match else ""
 
 
+def record_labels(result: str) -> list[tuple[frozenset[str], str]]:
+    """Each number a record states (:func:`labelled_numbers`) with the stems of its label's
+    words, the record's name (:func:`record_name`) left out of the first label ("Kestle
+    Lock: built 1794" → built).
+
+    Args:
+        result: A tool result.
+
+    Returns:
+        ``(label stems, number as written)`` for each number, in order.
+    """
+    name = {stem(w) for w in label_words(record_name(result))}
+    return [
+        (frozenset({stem(w) for w in words} - (name if i == 0 else set())), number)
+        for i, (words, number) in enumerate(labelled_numbers(result))
+    ]
+
+
 #: Words of a question that ask, not name what is asked ("how many", "what year is there").
 _ASKING = frozenset("what which many much there does have that this with from they their".split())
 
@@ -216,14 +235,13 @@ def asked_number(result: str, question: str, ignore: Iterable[str] = ()) -> str 
         The number as the result writes it, or ``None`` when the record states fewer than two
         numbers or no one label is the question's.
     """
-    labelled = labelled_numbers(result)
+    labelled = record_labels(result)
     if len(labelled) < 2:
         return None
     named = {stem(w) for w in label_words(record_name(result))}  # "Thimblegate Puppet Theatre"
     asked, alone = _asked_words(question, named | {stem(w.casefold()) for w in ignore})
     shares = []
-    for i, (words, _) in enumerate(labelled):
-        label = {stem(w) for w in words} - (named if i == 0 else set())  # after the name
+    for label, _ in labelled:
         whole = bool(label) and label <= asked | alone  # "puppets", not "bell weight"
         shares.append(len(label & asked) + (len(label & alone) if whole else 0))
     best = max(shares)

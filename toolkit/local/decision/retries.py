@@ -30,7 +30,13 @@ from toolkit.local.decision.grounding import (
 from toolkit.local.decision.mentions import ACTION_WORDS
 from toolkit.local.decision.numbers import leaves
 from toolkit.local.decision.phrases import MAX_WORDS
-from toolkit.local.decision.turn import failed, holds_value, last_question, turn_calls, turn_start
+from toolkit.local.decision.turn import (
+    failed,
+    holds_value,
+    last_question,
+    turn_calls,
+    turn_steps,
+)
 from toolkit.wire import content_text
 
 __all__ = [
@@ -295,8 +301,7 @@ def failure_to_retry(
     Returns:
         ``(tool, arguments, error)``, or ``None``.
     """
-    turn = list(messages[turn_start(messages) + 1 :])
-    steps = [i for i, m in enumerate(turn) if m.get("role") == "assistant" and m.get("tool_calls")]
+    turn, steps = turn_steps(messages)
     if not steps:
         return None
     answers = {m.get("tool_call_id"): m for m in turn if m.get("role") == "tool"}
@@ -344,8 +349,7 @@ def renamed_failures(messages: Sequence[Mapping[str, Any]]) -> list[tuple[str, d
     Returns:
         ``(tool, arguments)`` of each call to make; empty when fewer than two are due.
     """
-    turn = list(messages[turn_start(messages) + 1 :])
-    steps = [i for i, m in enumerate(turn) if m.get("role") == "assistant" and m.get("tool_calls")]
+    turn, steps = turn_steps(messages)
     if not steps:
         return []
     asked = last_question(messages)

@@ -73,6 +73,7 @@ __all__ = [
     "results_combined",
     "turn_calls",
     "turn_start",
+    "turn_steps",
     "unfit_failures",
     "untried_after_failures",
     "unused_numbers",
@@ -195,6 +196,20 @@ def failed(message: Mapping[str, Any]) -> bool:
         True for an error.
     """
     return is_error(content_text(message.get("content")))
+
+
+def turn_steps(messages: Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[str, Any]], list[int]]:
+    """This turn's messages after the user's, and where among them each step's calls are.
+
+    Args:
+        messages: OpenAI messages.
+
+    Returns:
+        The messages, and the indices of the assistant messages that make calls.
+    """
+    turn = list(messages[turn_start(messages) + 1 :])
+    steps = [i for i, m in enumerate(turn) if m.get("role") == "assistant" and m.get("tool_calls")]
+    return turn, steps
 
 
 def all_failed(messages: Sequence[Mapping[str, Any]]) -> bool:
@@ -338,8 +353,7 @@ def results_combined(messages: Sequence[Mapping[str, Any]]) -> bool:
         True when the last step combined earlier results and left no number unused.
     """
     start = turn_start(messages)
-    turn = list(messages[start + 1 :])
-    steps = [i for i, m in enumerate(turn) if m.get("role") == "assistant" and m.get("tool_calls")]
+    turn, steps = turn_steps(messages)
     if len(steps) < 2 or unused_numbers(messages):  # a factor in words too ("then halve it")
         return False
     question = content_text(messages[start].get("content")).casefold() if messages else ""
