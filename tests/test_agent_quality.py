@@ -1803,3 +1803,62 @@ def test_the_value_asked_of_each_record_is_stated_for_each(local_server) -> None
     assert not message.tool_calls, message.tool_calls
     stated = re.findall(r"(?<![\d.])\d+(?![\d.])", message.content or "")
     assert {"6", "9", "4"} <= set(stated), message.content
+
+
+# 50. A Chinese question over English records, the field it asks for named in Chinese only
+# ("装卸工": dockers): no word of the question is a label's, and the model's English reading
+# of it named none either. The model picks the field among each record's labels; the values
+# of each are then due, and the answer states them.
+
+_CREWED = {
+    name: f"{name}: opened {year}, {cranes} cranes, {dockers} dockers, {ships} ships per month"
+    for name, year, cranes, dockers, ships in [
+        ("Amber Dock", 1901, 6, 38, 140),
+        ("Birch Dock", 1923, 9, 45, 210),
+        ("Larch Dock", 1898, 4, 27, 95),
+    ]
+}
+
+
+def _crewed_conversation(question: str, names: list[str]) -> list[dict]:
+    calls = [_asked(f"c{i}", "get_dock", {"name": n})["tool_calls"][0] for i, n in enumerate(names)]
+    return [
+        {"role": "user", "content": question},
+        {"role": "assistant", "content": "", "tool_calls": calls},
+        *(_answered(f"c{i}", _CREWED[n]) for i, n in enumerate(names)),
+    ]
+
+
+def test_the_field_a_chinese_question_asks_of_each_record_is_picked(local_server) -> None:
+    messages = _crewed_conversation(
+        "琥珀码头和桦木码头各有多少名装卸工？", ["Amber Dock", "Birch Dock"]
+    )
+    reply = _sdk(local_server).chat.completions.create(
+        model="local",
+        messages=messages,
+        tools=[tool_schema(get_dock), tool_schema(get_canal), tool_schema(add)],
+    )
+    message = reply.choices[0].message
+    assert not message.tool_calls, message.tool_calls
+    stated = re.findall(r"(?<![\d.])\d+(?![\d.])", message.content or "")
+    assert {"38", "45"} <= set(stated), message.content
+
+
+def test_a_chinese_total_adds_the_field_the_question_names_in_chinese(local_server) -> None:
+    messages = _crewed_conversation(
+        "琥珀码头、桦木码头和落叶松码头的装卸工加起来一共有多少人？",
+        ["Amber Dock", "Birch Dock", "Larch Dock"],
+    )
+    reply = _sdk(local_server).chat.completions.create(
+        model="local",
+        messages=messages,
+        tools=[tool_schema(get_dock), tool_schema(get_canal), tool_schema(add)],
+    )
+    message = reply.choices[0].message
+    added = [
+        sorted(json.loads(c.function.arguments).values())
+        for c in message.tool_calls or []
+        if c.function.name == "add"
+    ]
+    assert added, (message.content, message.tool_calls)
+    assert all(set(numbers) <= {38, 45, 27} for numbers in added), added

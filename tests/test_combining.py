@@ -373,3 +373,25 @@ def test_a_question_names_a_label_in_its_plural_and_a_chinese_reading_is_asked_l
     asked.clear()
     assert looked_up(_conversation(question, tanneries), tools, reading) is not None
     assert not asked  # the question's own words chose: no reading
+
+
+def test_a_records_field_the_model_picks_comes_before_the_reading():
+    tools = arithmetic_tools([LOOKUP, ADD], among=True)
+    messages = _conversation("三座船闸每天一共通过多少艘船？", _LOCKS)
+    asked: list[str] = []
+
+    def reading() -> str:
+        asked.append("read")
+        return "How many keepers do the locks have?"
+
+    def picked(record: str) -> str | None:  # the model's pick: boats per day
+        return {"Kestle": "38", "Orrin": "52"}.get(record.split()[0])
+
+    lookups = looked_up(messages, tools, reading, picked=picked)
+    assert lookups is not None
+    # the first two records by the pick; the third, with none picked, by the reading
+    assert [s for s, _ in lookups.sources][:2] == [{38.0}, {52.0}]
+    assert asked == ["read"]
+    # a pick that is no number of the record leaves its numbers as they were
+    stray = looked_up(messages, tools, picked=lambda record: "999")
+    assert stray is not None and stray.sources[2][0] == {1.7, 27.0}

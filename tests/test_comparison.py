@@ -7,7 +7,7 @@ import json
 import pytest
 
 from toolkit.local.decision.comparison import asked_order, comparison
-from toolkit.local.decision.prompt import answer_messages
+from toolkit.local.decision.prompt import answer_messages, listed_values
 from toolkit.local.decision.records import labelled_numbers
 
 
@@ -190,3 +190,41 @@ def test_a_label_the_question_names_in_another_language_is_read_in_its_english_r
     assert comparison(messages, reading) == "比较：西桥（6）最少；其余：东桥（9）、南桥（14）。"
     # the words of the tool's name ("bridge") name no label
     assert comparison(messages, "Which bridge is the least?") is None
+
+
+def test_a_label_the_model_picks_for_a_question_in_another_language_comes_before_the_reading():
+    messages = _looked_up(
+        "东桥和西桥，哪座的桥墩更少？",
+        "get_bridge",
+        "name",
+        ("东桥", "East Bridge (东桥): length 420 m, 9 piers, 12,400 crossings per day"),
+        ("西桥", "West Bridge (西桥): length 310 m, 6 piers, 8,100 crossings per day"),
+    )
+    piers = {"East": "9", "West": "6"}
+
+    def picked(record: str) -> str | None:
+        return piers.get(record.split()[0])
+
+    assert comparison(messages, None, picked) == "比较：西桥（6）比东桥（9）更少。"
+    # the reading names another label ("length"): the pick comes first
+    reading = "Which bridge is shorter in length?"
+    assert comparison(messages, reading, picked) == "比较：西桥（6）比东桥（9）更少。"
+    assert comparison(messages, reading) == "比较：西桥（310）比东桥（420）更少。"
+
+
+def test_the_final_answer_step_lists_the_value_asked_of_each_record_when_known():
+    messages = _looked_up(
+        "东桥和西桥各有多少个桥墩？",
+        "get_bridge",
+        "name",
+        ("东桥", "East Bridge: length 420 m, 9 piers"),
+        ("西桥", "West Bridge: length 310 m, 6 piers"),
+    )
+    step = answer_messages(messages, values=[("东桥", "9"), ("西桥", "6")])
+    assert step is not None
+    assert step[-1]["content"].endswith("\n各自的数值：东桥（9）、西桥（6）。")
+    plain = answer_messages(messages)
+    assert plain is not None and "各自的数值" not in plain[-1]["content"]
+    assert listed_values([("East", "9"), ("West", "6")], "How many piers each?") == (
+        "East (9), West (6)."
+    )

@@ -221,6 +221,7 @@ def looked_up(
     tools: Tools,
     reading: Callable[[], str] | None = None,
     hinted: Collection[float] = (),
+    picked: Callable[[str], str | None] | None = None,
 ) -> Lookups | None:
     """This turn's lookups (its calls of tools that are not arithmetic) and the numbers an
     expression over them may use.
@@ -234,6 +235,9 @@ def looked_up(
         hinted: The numbers of the arithmetic calls the model chose or the turn made: when
             those the records state stand under one label, each record of several numbers
             gives the number under it (:func:`_hinted_label`).
+        picked: Gives the number under the label the model picks as the field of a question
+            in another language (:mod:`~toolkit.local.decision.fields`), asked for before
+            the reading.
 
     Returns:
         The lookups; ``None`` when the turn made none, one has no result yet or an error
@@ -269,6 +273,8 @@ def looked_up(
     candidates = []
     for _, answer in lookups:
         numbers = _asked_numbers(answer or "", named)
+        if len(numbers) > 1 and picked is not None and (number := picked(answer or "")):
+            numbers = (frozenset({float(number)}) & numbers) or numbers
         if len(numbers) > 1 and reading is not None and (read := reading()) != question:
             numbers = _asked_numbers(answer or "", named | _asked_words(read, arguments))
         if len(numbers) > 1 and not dated:  # a year is a date, no quantity to add up

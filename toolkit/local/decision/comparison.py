@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from toolkit.local.decision.numbers import said_numbers
@@ -133,14 +133,21 @@ def asked_order(question: str) -> tuple[str, bool, bool] | None:
 
 
 def _compared_number(
-    result: str, word: str, question: str, reading: str | None = None, ignore: Iterable[str] = ()
+    result: str,
+    word: str,
+    question: str,
+    reading: str | None = None,
+    ignore: Iterable[str] = (),
+    picked: Callable[[str], str | None] | None = None,
 ) -> str | None:
     """The one number of a result that the comparison word is about: the result's only
     number, or the only one whose label is of the word's quantity ("cheaper": a price, a
     fare, yuan; "最早": a year, a date) — or, for a word of no one quantity ("more", "多"),
-    whose label the question names; else the one the question's English ``reading`` names
-    by its label (:func:`~toolkit.local.decision.records.asked_number`: "workers" of "which
-    has the fewest workers?" read from "哪家的工人最少？")."""
+    whose label the question names; else the one under the label ``picked`` gives as the
+    question's field (:mod:`~toolkit.local.decision.fields`), else the one the question's
+    English ``reading`` names by its label
+    (:func:`~toolkit.local.decision.records.asked_number`: "workers" of "which has the fewest
+    workers?" read from "哪家的工人最少？")."""
     numbers = said_numbers(result)
     if len(numbers) == 1:
         return numbers[0]
@@ -151,6 +158,8 @@ def _compared_number(
     found = [n for words, n in labelled_numbers(result) if words & wanted]
     if len(found) == 1:
         return found[0]
+    if picked is not None and (number := picked(result)) is not None:
+        return number
     return asked_number(result, reading, ignore) if reading else None
 
 
@@ -178,13 +187,20 @@ def _looked_up(messages: Sequence[Mapping[str, Any]]) -> list[tuple[str, dict, s
     return found
 
 
-def comparison(messages: Sequence[Mapping[str, Any]], reading: str | None = None) -> str | None:
+def comparison(
+    messages: Sequence[Mapping[str, Any]],
+    reading: str | None = None,
+    picked: Callable[[str], str | None] | None = None,
+) -> str | None:
     """The sentence comparing this turn's looked-up values, in the question's language.
 
     Args:
         messages: OpenAI messages.
         reading: The question in English, for a record's label the question names in
             another language.
+        picked: Gives the number under the label the model picks as the field of a question
+            in another language (:meth:`~toolkit.local.decision.fields.FieldReader.
+            picked_number`), tried before the reading.
 
     Returns:
         "Comparison: Mont Blanc (4806) is higher than Mount Fuji (3776)." or
@@ -205,7 +221,7 @@ def comparison(messages: Sequence[Mapping[str, Any]], reading: str | None = None
     ignore = {w for tool, _, _ in found for w in name_words(tool)}  # "salt works" names no label
     entries = []
     for _, arguments, result in found:
-        number = _compared_number(result, word, question, reading, ignore)
+        number = _compared_number(result, word, question, reading, ignore, picked)
         name = arguments.get(varying[0])
         if number is None or not isinstance(name, str):
             return None

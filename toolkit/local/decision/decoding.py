@@ -50,7 +50,8 @@ from toolkit.local.decision.calling import CallWriter
 from toolkit.local.decision.combining import asks_combination, asks_each
 from toolkit.local.decision.comparison import asked_order, comparison
 from toolkit.local.decision.coordination import listed_calls
-from toolkit.local.decision.grounding import conversation_text
+from toolkit.local.decision.fields import FieldReader
+from toolkit.local.decision.grounding import arguments_of, conversation_text
 from toolkit.local.decision.mentions import (
     declines_tools,
     named_tools,
@@ -73,9 +74,15 @@ from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import (
     answer_messages,
     build_prompt,
+    listed_values,
     results_nudge,
 )
-from toolkit.local.decision.records import asked_number, labelled_numbers, name_words
+from toolkit.local.decision.records import (
+    asked_number,
+    labelled_numbers,
+    name_words,
+    record_name,
+)
 from toolkit.local.decision.retries import renamed_failures, rerouted_failures
 from toolkit.local.decision.signals import NOT_TEXT_STARTS, name_probabilities, text_probability
 from toolkit.local.decision.turn import (
@@ -290,7 +297,7 @@ def answer(
         yield from decoder.calls(job.tool_choice)
 
 
-class _Decoder(CallWriter, PlanWriter):
+class _Decoder(CallWriter, PlanWriter, FieldReader):
     """Decoding strategies for one request (text, calls, free), sharing their bookkeeping."""
 
     def __init__(
@@ -377,7 +384,7 @@ class _Decoder(CallWriter, PlanWriter):
             return False
         if (
             comparison(self.job.messages) is None
-            and comparison(self.job.messages, self.reading()) is None
+            and comparison(self.job.messages, self.reading(), self.picked_number) is None
         ):
             return False
         turn = CallJudge(self.job, self.policy, auto=True)
@@ -392,24 +399,33 @@ class _Decoder(CallWriter, PlanWriter):
         :attr:`~ToolPolicy.asked_fields`), when every record of that tool gives one and it
         is the only such tool: "how many fragrances each of these houses offers" over three
         perfumeries' records is 74, 112 and 89. ``None`` otherwise."""
+        entries = self.asked_entries()
+        return None if entries is None else [number for _, number in entries]
+
+    def asked_entries(self) -> list[tuple[str, str]] | None:
+        """The values of :meth:`asked_values`, each with what its call asked about (the call's
+        one text value, else the record's name): ``("Maison Orvelle", "74")``."""
         if not self.policy.asked_fields:
             return None
         question = last_question(self.job.messages)
         if not asks_each(question) or asks_combination(question) or asked_order(question):
             return None
         calls, results = turn_calls(self.job.messages)
-        by_tool: dict[str, dict[str, None]] = {}
+        by_tool: dict[str, dict[str, str]] = {}
         for call, result in zip(calls, results, strict=True):
             text = result or ""
             if result is not None and not is_error(text) and len(labelled_numbers(text)) >= 2:
-                by_tool.setdefault(call["function"]["name"], {})[text] = None
+                texts = [v for v in arguments_of(call).values() if isinstance(v, str)]
+                name = texts[0] if len(texts) == 1 else record_name(text)
+                by_tool.setdefault(call["function"]["name"], {}).setdefault(text, name)
         found = []
         for records in by_tool.values():
             if len(records) < 2:
                 continue
-            numbers = self._asked_of(list(records))
-            if all(n is not None for n in numbers):
-                found.append([n for n in numbers if n is not None])
+            numbers = self._asked_of(list(records), picks=True)
+            pairs = list(zip(records.values(), numbers, strict=True))
+            if all(n is not None for _, n in pairs):
+                found.append([(name, n) for name, n in pairs if n is not None])
         return found[0] if len(found) == 1 else None
 
     def asked_found(self) -> bool:
@@ -420,12 +436,17 @@ class _Decoder(CallWriter, PlanWriter):
         ``get_canal_lock`` did) and the question asks for no combination: the answer is due
         (:attr:`~ToolPolicy.answer_when_found`). Once a chain's two records were in, the
         small model looked the word "Lock" up in an unrelated tool. A Chinese question names
-        no English kind, so it is left to the model."""
+        no English kind: its answer is due only when it asks for a value of each record and
+        every record of one tool gives the one it asks for (the field the model picks,
+        :meth:`~FieldReader.picked_number`): "各有多少名学员？" over two fencing schools'
+        records, which the small model answered by copying the question out."""
         if not self.policy.answer_when_found or self.job.text_schema is not None:
             return False
         question = last_question(self.job.messages)
-        if writes_spaceless(question) or asks_combination(question):
+        if asks_combination(question):
             return False
+        if writes_spaceless(question):
+            return self.asked_values() is not None
         calls, results = turn_calls(self.job.messages)
         answered = {
             c["function"]["name"]
@@ -610,9 +631,13 @@ class _Decoder(CallWriter, PlanWriter):
             return None
         return found[-1]  # a chain's last record's, not a number of the records before it
 
-    def _asked_of(self, records: Sequence[str]) -> list[str | None]:
+    def _asked_of(self, records: Sequence[str], *, picks: bool = False) -> list[str | None]:
         """The number each record gives for the label the question names (its English reading
-        for a Chinese question), the words of the offered tools' names naming things."""
+        for a Chinese question), the words of the offered tools' names naming things; with
+        ``picks`` (the question asks for a number of each record), a Chinese question's
+        field as the model picks it first (:meth:`~FieldReader.named_number`)."""
+        if picks and writes_spaceless(last_question(self.job.messages)):
+            return [self.named_number(r) for r in records]
         tool_words = {w for name in self.job.tool_names for w in name_words(name)}
         reading = self.reading()
         return [asked_number(r, reading, tool_words) for r in records]
@@ -671,6 +696,8 @@ class _Decoder(CallWriter, PlanWriter):
                 compare=self.policy.compare_results,
                 result=self.result,
                 reading=self.reading,
+                picked=self.picked_number,
+                values=self.asked_entries(),
             )
             if own_step
             else None
@@ -775,16 +802,36 @@ class _Decoder(CallWriter, PlanWriter):
             )
             return
         values = self.asked_values() if plain and from_results and not required else None
-        if values and not only and _stated_count(written, values) < len(values):
+        asked_numbers = {magnitude(n) for n in said_numbers(last_question(self.job.messages))}
+        if values and not only and _short_of(written, values, asked_numbers):
             # A value of each record asked for, some left out or another label's numbers
             # stated: written again with those values as the only numbers it may state.
             events = list(
                 self.text(from_results=True, avoid=avoid, only=[*values], passing=passing)
             )
             rewritten = "".join(e.text for e in events if isinstance(e, ContentDelta))
-            if _stated_count(rewritten, values) > _stated_count(written, values):
+            kept = _stated_count(rewritten, values), _stated_count(written, values)
+            if kept[0] > kept[1] or (
+                kept[0] == kept[1] and not _short_of(rewritten, values, asked_numbers)
+            ):
+                written, generation_events = rewritten, events
+            else:
+                generation_events = None
+            entries = self.asked_entries()
+            if (
+                self.policy.listed_values
+                and entries
+                and _stated_count(written, values) < len(values)
+            ):
+                # Neither the answer nor its rewrite states each value ("各有38名装卸工" for
+                # 38 and 45): the answer lists them, each after what its call asked about.
                 self.used += generation.completion_tokens
-                yield from events
+                yield ContentDelta(listed_values(entries, last_question(self.job.messages)), ())
+                yield self._finished("stop", "text")
+                return
+            if generation_events is not None:
+                self.used += generation.completion_tokens
+                yield from generation_events
                 return
         if written.strip():
             yield ContentDelta(written.rstrip(), tuple(generation.logprobs or ()))
@@ -838,6 +885,16 @@ def result_spellings(result: str | None) -> list[str]:
         return [whole, text.lstrip("-")]  # "42.0" is said "42"
     spellings = with_roundings([text.lstrip("-")])
     return spellings[1:] if len(decimals) > 4 else spellings
+
+
+def _short_of(answer: str, values: Sequence[str], question: set[float]) -> bool:
+    """Whether an answer that should state each of the values leaves one out, or states a
+    number that is none of them nor the question's (another label's: the length of each
+    chairlift beside its riders per hour)."""
+    if _stated_count(answer, values) < len(values):
+        return True
+    allowed = {magnitude(s) for v in values for s in result_spellings(v) or [v]} | question
+    return any(magnitude(n) not in allowed for n in said_numbers(answer))
 
 
 def _stated_count(answer: str, values: Sequence[str]) -> int:

@@ -68,6 +68,8 @@ class PlanWriter:
 
         def _finished(self, reason: str, decision: str) -> Finished: ...
 
+        def picked_number(self, record: str) -> str | None: ...
+
     def planned_steps(
         self, chosen: Sequence[Mapping[str, Any]] = ()
     ) -> list[tuple[str, dict[str, Any]]] | None:
@@ -144,7 +146,7 @@ class PlanWriter:
         if made and results_combined(self.job.messages) and not asks_average(self.job.messages):
             return None  # the last step combined every value: its result is the answer's
         hinted = {n for call in [*chosen, *made] for n in numbers_of(arguments_of(call))}
-        lookups = looked_up(self.job.messages, tools, self.reading, hinted)
+        lookups = looked_up(self.job.messages, tools, self.reading, hinted, self.picked_number)
         if lookups is None:
             return None
         grammar = once_grammar(lookups)

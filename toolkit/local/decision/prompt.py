@@ -29,12 +29,16 @@ from toolkit.local.format.template import render_prompt
 from toolkit.wire import content_text
 
 __all__ = [
+    "FIELD_INSTRUCTION",
+    "FIELD_OPENING",
+    "FIELD_REQUEST",
     "READING_INSTRUCTION",
     "READING_REQUEST",
     "answer_messages",
     "build_prompt",
     "call_label",
     "labelled_results",
+    "listed_values",
     "prompt_messages",
     "results_nudge",
     "turn_results",
@@ -190,6 +194,17 @@ READING_INSTRUCTION = "You are a translator."
 #: The user's turn of that side question, around the question itself.
 READING_REQUEST = "Translate this question into English. Do not answer it.\n\n{}"
 
+#: Asked of the model beside the conversation: which field of a record a question asks for,
+#: its answer scored over the record's labels (:mod:`~toolkit.local.decision.fields`).
+FIELD_INSTRUCTION = "You choose which field of a record answers a question."
+#: The user's turn of that side question: the record, the question, the labels.
+FIELD_REQUEST = (
+    "Record: {record}\nQuestion: {question}\nFields: {fields}\n"
+    "Which field does the question ask for?"
+)
+#: The start of the answer the labels are scored after (each then closes the quote).
+FIELD_OPENING = 'The question asks for the field "'
+
 #: The request of the final-answer step when the results are one tool's, called for several
 #: values: the answer states each of them.
 _EACH_ASK = {
@@ -295,12 +310,26 @@ def _one_tool_many_values(messages: Sequence[Mapping[str, Any]]) -> bool:
     return len(names) == 1 and len(answered) >= 2
 
 
+def listed_values(values: Sequence[tuple[str, str]], question: str) -> str:
+    """The value of each record, each after what its call asked about, in the question's
+    language ("琥珀码头（38）、桦木码头（45）。", "Amber Dock (38), Birch Dock (45).")."""
+    if _language(question) == "zh":
+        return "、".join(f"{name}（{n}）" for name, n in values) + "。"
+    return ", ".join(f"{name} ({n})" for name, n in values) + "."
+
+
+#: What the final-answer step puts before the values of each record it lists.
+_VALUES_ARE = {"zh": "各自的数值：", "en": "Values: "}
+
+
 def answer_messages(
     messages: Sequence[Mapping[str, Any]],
     *,
     compare: bool = True,
     result: str | None = None,
     reading: Callable[[], str] | None = None,
+    picked: Callable[[str], str | None] | None = None,
+    values: Sequence[tuple[str, str]] | None = None,
 ) -> list[dict[str, Any]] | None:
     """The final-answer step: the question and the results it rests on, and nothing else.
 
@@ -325,7 +354,14 @@ def answer_messages(
         compare: Write the comparison of the results the question asks for.
         reading: Gives the question in English (asked only when needed), for the labels of
             the comparison (:func:`~toolkit.local.decision.comparison.comparison`).
+        picked: Gives the number of a record the model picks as the field a question in
+            another language asks for (:mod:`~toolkit.local.decision.fields`), for the
+            comparison.
         result: The result that answers the question, when it is known.
+        values: The value of each record the question asks for, with what each call asked
+            about, when they are known: listed last, as the comparison is ("各自的数值：
+            万特库尔击剑馆（84）、多里蒙击剑馆（57）。"); shown the records alone, the small
+            model copied the question out.
 
     Returns:
         A short conversation (the client's system message, if any, then one user turn), or
@@ -342,13 +378,15 @@ def answer_messages(
     if compare and not failures:
         compared = comparison(messages)
         if compared is None and reading is not None and asked_order(question):
-            compared = comparison(messages, reading())  # a label named in another language
+            compared = comparison(messages, reading(), picked)  # a label in another language
     if failures:  # nothing to state: the answer says what went wrong
         ask = _FAILED_ASK[language]
     elif result is None and not compared and _one_tool_many_values(messages):
         ask = _EACH_ASK[language]
     if compared:
         ask = f"{ask}\n{compared}"
+    elif values and not failures:
+        ask = f"{ask}\n{_VALUES_ARE[language]}{listed_values(values, question)}"
     elif result is not None and not failures:
         ask = f"{_RESULT_IS[language].format(result)}\n{ask}"
     body = f"{head}{question}\n\n{listed}\n" + "\n".join(results) + f"\n\n{ask}"

@@ -25,6 +25,7 @@ __all__ = [
     "labelled_value",
     "name_parts",
     "name_words",
+    "record_fields",
     "record_labels",
     "record_name",
     "stem",
@@ -209,6 +210,43 @@ def record_labels(result: str) -> list[tuple[frozenset[str], str]]:
         (frozenset({stem(w) for w in words} - (name if i == 0 else set())), number)
         for i, (words, number) in enumerate(labelled_numbers(result))
     ]
+
+
+#: A word of a label as a record writes it: a run of letters (any script) or a unit sign.
+_FIELD_WORD = re.compile(r"°C|°F|%|km/h|[^\W\d_]+")
+
+
+def record_fields(result: str) -> list[tuple[str, str]]:
+    """Each number a record states with its label as the record writes it, the record's name
+    left out ("Kestrel Vale Fire Brigade — 4 engines; crew: 28" → ``("engines", "4")``,
+    ``("crew", "28")``; ``{"dam_height_m": 37}`` → ``("dam height m", "37")``): the choices a
+    question's field is picked among (:mod:`~toolkit.local.decision.fields`).
+
+    Args:
+        result: A tool result.
+
+    Returns:
+        ``(label, number as written)`` for each number with a label, in order.
+    """
+    try:
+        data = json.loads(result)
+    except ValueError:
+        data = None
+    if isinstance(data, (dict, list)):
+        pairs = [
+            (label.replace("_", " "), str(value))
+            for label, value in _labelled_pairs(data)
+            if isinstance(value, (int, float)) and not isinstance(value, bool)
+        ]
+    else:
+        name = record_name(result)
+        pairs = [
+            (_NUMBER.sub(" ", part.replace(name, " ", 1) if name else part), n)
+            for part in _PART.split(result_text(result))
+            for n in _NUMBER.findall(part)
+        ]
+    fields = [(" ".join(_FIELD_WORD.findall(label)), n) for label, n in pairs]
+    return [(label, n) for label, n in fields if label]
 
 
 #: Words of a question that ask, not name what is asked ("how many", "what year is there").

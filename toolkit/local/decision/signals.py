@@ -21,6 +21,7 @@ __all__ = [
     "NAME_PREFIX",
     "NOT_TEXT_STARTS",
     "name_probabilities",
+    "option_logprobs",
     "text_probability",
 ]
 
@@ -94,3 +95,38 @@ def name_probabilities(
         ends = float(np.exp(logprobs(full)[quotes]).sum()) if probability >= floor else 0.0
         found[name] = probability * ends
     return found
+
+
+def option_logprobs(
+    engine: Engine, tokens: Sequence[int], options: Sequence[str], closing: str
+) -> dict[str, float]:
+    """The model's log-probability of writing each option whole, then ``closing``, next.
+
+    Each option is scored token by token after the prompt, shared prefixes once: the choice
+    among a closed list is read from the whole of each option, not decided by its first
+    token, as greedy decoding under a grammar of the options would.
+
+    Args:
+        engine: The loaded model.
+        tokens: The prompt tokens, ending where an option starts.
+        options: The texts to score.
+        closing: What follows an option (a closing quote): a shorter option is scored as a
+            whole one, not as the start of a longer one.
+
+    Returns:
+        Each option's summed natural-log probability.
+    """
+    head = list(tokens)
+    cache: dict[tuple[int, ...], np.ndarray] = {}
+
+    def logprobs(suffix: Sequence[int]) -> np.ndarray:
+        key = tuple(suffix)
+        if key not in cache:
+            cache[key] = engine.next_token_logprobs(head + list(suffix))
+        return cache[key]
+
+    scores: dict[str, float] = {}
+    for option in dict.fromkeys(options):
+        written = engine.tokenize(option + closing, bos=False)
+        scores[option] = sum(float(logprobs(written[:j])[written[j]]) for j in range(len(written)))
+    return scores
