@@ -1862,3 +1862,28 @@ def test_a_chinese_total_adds_the_field_the_question_names_in_chinese(local_serv
     ]
     assert added, (message.content, message.tool_calls)
     assert all(set(numbers) <= {38, 45, 27} for numbers in added), added
+
+
+# 52. A Chinese chain that reached the thing its question refers back to ("那条运河"): the
+# dock's record named the canal, the canal's record is in. The answer is due with the field
+# the model picks in the canal's record, before any failed step of the way is tried again.
+
+
+def test_a_chinese_chain_is_answered_once_it_reaches_the_thing_it_refers_to(local_server) -> None:
+    messages: list[dict] = [
+        {"role": "user", "content": "琥珀码头的煤沿着一条运河运出去，那条运河有多少公里长？"},
+        _asked("c0", "get_canal", {"name": "运河有多少座船闸"}),
+        _answered("c0", "Error: No canal called '运河有多少座船闸'. Known canals: Larch Canal"),
+        _asked("c1", "get_dock", {"name": "琥珀码头"}),
+        _answered("c1", "Amber Dock: opened 1901, 6 cranes, ships its coal along Larch Canal"),
+        _asked("c2", "get_canal", {"name": "Larch Canal"}),
+        _answered("c2", _CANAL),
+    ]
+    reply = _sdk(local_server).chat.completions.create(
+        model="local",
+        messages=messages,
+        tools=[tool_schema(get_dock), tool_schema(get_canal), tool_schema(get_station)],
+    )
+    message = reply.choices[0].message
+    assert not message.tool_calls, message.tool_calls
+    assert re.search(r"(?<![\d.])22(?![\d.])", message.content or ""), message.content

@@ -80,6 +80,7 @@ __all__ = [
     "named_next_step",
     "number_parameters",
     "other_field",
+    "refers_back",
     "results_in_place",
     "spent_numbers",
     "takes_a_result_place",
@@ -463,6 +464,13 @@ def named_next_step(
 
 #: A Chinese question that refers back to a thing ("那个果园", "该站", "它的").
 _REFERS_ZH = re.compile(r"那(?:个|座|家|片|条|间|所|位|里)|该|它")
+
+
+def refers_back(question: str) -> bool:
+    """Whether a Chinese question refers back to a thing it does not name ("那个船队有多少名
+    船员？"): the thing a chain's earlier step leads to."""
+    return _REFERS_ZH.search(question) is not None
+
 
 #: A name written in capitals, up to five words ("Gannet Rock Lighthouse").
 _CAPITALISED = r"(?:[A-Z][\w'’.-]*\s+){1,4}"

@@ -47,6 +47,7 @@ import numpy as np
 
 from toolkit.errors import PromptError
 from toolkit.local.decision.calling import CallWriter
+from toolkit.local.decision.chains import kind_named, refers_back
 from toolkit.local.decision.combining import asks_combination, asks_each
 from toolkit.local.decision.comparison import asked_order, comparison
 from toolkit.local.decision.coordination import listed_calls
@@ -240,7 +241,12 @@ def answer(
         if decoder.p_text < policy.text_threshold or not answered:
             decoder.measure_names()
         p_name = 1.0 if decoder.p_name is None else decoder.p_name
-        retry = (decoder.failure_retried() or decoder.failed_step_resumed()) if answered else None
+        # A Chinese chain that reached the thing the question refers back to is answered
+        # before any failed step of its way is resumed.
+        reached = answered and decoder.chained_field() is not None
+        retry = None
+        if answered and not reached:
+            retry = decoder.failure_retried() or decoder.failed_step_resumed()
         if retry is not None:  # a failed value in another form, or a failed step resumed
             yield from decoder.calls(None, first=retry)
         elif answered and decoder.compared():  # the order asked for is in the results
@@ -428,6 +434,38 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
                 found.append([(name, n) for name, n in pairs if n is not None])
         return found[0] if len(found) == 1 else None
 
+    def chained_field(self) -> str | None:
+        """For a Chinese question that refers back to a thing it does not name ("给西蕾娜香坊
+        供应龙涎香的那个船队有多少名船员？", :func:`~toolkit.local.decision.chains.refers_back`):
+        the number of the chain's last record under the field the model picks
+        (:meth:`~FieldReader.picked_number`), when an earlier record of the turn, of another
+        tool, named the entity that last step looked up
+        (:func:`~toolkit.local.decision.chains.kind_named`: the perfumery's record names
+        "Crannach Isle Fleet", the fleet tool was asked about it). ``None`` otherwise."""
+        question = last_question(self.job.messages)
+        if not self.policy.asked_fields or not writes_spaceless(question):
+            return None
+        if not refers_back(question):
+            return None
+        calls, results = turn_calls(self.job.messages)
+        answered = [
+            (c["function"]["name"], arguments_of(c), r)
+            for c, r in zip(calls, results, strict=True)
+            if r is not None and not is_error(r)
+        ]
+        if len(answered) < 2:
+            return None
+        tool, arguments, record = answered[-1]
+        texts = [v for v in arguments.values() if isinstance(v, str)]
+        if len(texts) != 1:
+            return None
+        if not any(
+            other != tool and (kind_named(earlier, tool) or "").casefold() == texts[0].casefold()
+            for other, _, earlier in answered[:-1]
+        ):
+            return None
+        return self.picked_number(record)
+
     def asked_found(self) -> bool:
         """After results, in a question in Latin letters: whether the number the question asks
         for by its label is in this turn's records (:meth:`asked_field`; or, asked of each of
@@ -446,7 +484,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         if asks_combination(question):
             return False
         if writes_spaceless(question):
-            return self.asked_values() is not None
+            return self.asked_values() is not None or self.chained_field() is not None
         calls, results = turn_calls(self.job.messages)
         answered = {
             c["function"]["name"]
@@ -620,6 +658,9 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         """
         if not self.policy.asked_fields:
             return None
+        chained = self.chained_field()
+        if chained is not None:
+            return chained
         turn = self.job.messages[turn_start(self.job.messages) :]
         answered = [m for m in turn if m.get("role") == "tool" and not failed(m)]
         records = [content_text(m.get("content")) for m in answered]
