@@ -62,6 +62,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import httpx
 import openai
@@ -1712,6 +1713,15 @@ def test_a_total_of_records_adds_no_years(local_server) -> None:
     assert not any(set(numbers) & years for numbers in added), added
 
 
+def _reply(local_server, messages: list[dict], *tools) -> Any:
+    """The embedded server's reply (through the OpenAI SDK) to a conversation, the tools
+    offered."""
+    reply = _sdk(local_server).chat.completions.create(
+        model="local", messages=messages, tools=[tool_schema(t) for t in tools]
+    )
+    return reply.choices[0].message
+
+
 # 47. A chain's two records in, the number the question asks for by its label in the last:
 # the small model went on to look a kind's word up in another tool. The answer is due.
 
@@ -1727,12 +1737,7 @@ def test_the_answer_is_due_once_the_number_asked_for_is_in(local_server) -> None
         _asked("c2", "get_canal", {"name": "Larch Canal"}),
         _answered("c2", _CANAL),
     ]
-    reply = _sdk(local_server).chat.completions.create(
-        model="local",
-        messages=messages,
-        tools=[tool_schema(get_dock), tool_schema(get_canal), tool_schema(get_station)],
-    )
-    message = reply.choices[0].message
+    message = _reply(local_server, messages, get_dock, get_canal, get_station)
     assert not message.tool_calls, message.tool_calls
     assert re.search(r"(?<![\d.])14(?![\d.])", message.content or ""), message.content
 
@@ -1758,10 +1763,7 @@ def test_a_question_no_tool_is_about_is_answered_once_its_calls_fail(local_serve
         _asked("c1", "get_dock", {"name": "France"}),
         _answered("c1", "Error: No dock called 'France'. Known docks: Amber Dock, Birch Dock"),
     ]
-    reply = _sdk(local_server).chat.completions.create(
-        model="local", messages=messages, tools=[tool_schema(get_dock), tool_schema(get_canal)]
-    )
-    message = reply.choices[0].message
+    message = _reply(local_server, messages, get_dock, get_canal)
     assert not message.tool_calls, message.tool_calls
     assert "Paris" in (message.content or ""), message.content
 
@@ -1794,12 +1796,7 @@ def test_the_value_asked_of_each_record_is_stated_for_each(local_server) -> None
         {"role": "assistant", "content": "", "tool_calls": calls},
         *(_answered(f"c{i}", record) for i, record in enumerate(_PORTS.values())),
     ]
-    reply = _sdk(local_server).chat.completions.create(
-        model="local",
-        messages=messages,
-        tools=[tool_schema(get_dock), tool_schema(get_canal), tool_schema(add)],
-    )
-    message = reply.choices[0].message
+    message = _reply(local_server, messages, get_dock, get_canal, add)
     assert not message.tool_calls, message.tool_calls
     stated = re.findall(r"(?<![\d.])\d+(?![\d.])", message.content or "")
     assert {"6", "9", "4"} <= set(stated), message.content
@@ -1833,12 +1830,7 @@ def test_the_field_a_chinese_question_asks_of_each_record_is_picked(local_server
     messages = _crewed_conversation(
         "琥珀码头和桦木码头各有多少名装卸工？", ["Amber Dock", "Birch Dock"]
     )
-    reply = _sdk(local_server).chat.completions.create(
-        model="local",
-        messages=messages,
-        tools=[tool_schema(get_dock), tool_schema(get_canal), tool_schema(add)],
-    )
-    message = reply.choices[0].message
+    message = _reply(local_server, messages, get_dock, get_canal, add)
     assert not message.tool_calls, message.tool_calls
     stated = re.findall(r"(?<![\d.])\d+(?![\d.])", message.content or "")
     assert {"38", "45"} <= set(stated), message.content
@@ -1849,12 +1841,7 @@ def test_a_chinese_total_adds_the_field_the_question_names_in_chinese(local_serv
         "琥珀码头、桦木码头和落叶松码头的装卸工加起来一共有多少人？",
         ["Amber Dock", "Birch Dock", "Larch Dock"],
     )
-    reply = _sdk(local_server).chat.completions.create(
-        model="local",
-        messages=messages,
-        tools=[tool_schema(get_dock), tool_schema(get_canal), tool_schema(add)],
-    )
-    message = reply.choices[0].message
+    message = _reply(local_server, messages, get_dock, get_canal, add)
     added = [
         sorted(json.loads(c.function.arguments).values())
         for c in message.tool_calls or []
@@ -1879,11 +1866,6 @@ def test_a_chinese_chain_is_answered_once_it_reaches_the_thing_it_refers_to(loca
         _asked("c2", "get_canal", {"name": "Larch Canal"}),
         _answered("c2", _CANAL),
     ]
-    reply = _sdk(local_server).chat.completions.create(
-        model="local",
-        messages=messages,
-        tools=[tool_schema(get_dock), tool_schema(get_canal), tool_schema(get_station)],
-    )
-    message = reply.choices[0].message
+    message = _reply(local_server, messages, get_dock, get_canal, get_station)
     assert not message.tool_calls, message.tool_calls
     assert re.search(r"(?<![\d.])22(?![\d.])", message.content or ""), message.content
