@@ -1869,3 +1869,19 @@ def test_a_chinese_chain_is_answered_once_it_reaches_the_thing_it_refers_to(loca
     message = _reply(local_server, messages, get_dock, get_canal, get_station)
     assert not message.tool_calls, message.tool_calls
     assert re.search(r"(?<![\d.])22(?![\d.])", message.content or ""), message.content
+
+
+# 53. A refusal in a tool's own words ("No canal called 'Amber Dock'.") is a failure: the dock
+# was asked of the canal tool, and with every call failed the tool not tried yet is tried
+# with the same name before the answer says nothing could be found.
+
+
+def test_a_name_refused_by_one_tool_is_asked_of_a_tool_not_tried_yet(local_server) -> None:
+    messages: list[dict] = [
+        {"role": "user", "content": "琥珀码头有多少台起重机？"},
+        _asked("c1", "get_canal", {"name": "琥珀码头"}),
+        _answered("c1", "No canal called '琥珀码头'."),
+    ]
+    message = _reply(local_server, messages, get_dock, get_canal)
+    calls = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
+    assert ("get_dock", {"name": "琥珀码头"}) in calls, (message.content, calls)

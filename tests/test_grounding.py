@@ -453,6 +453,13 @@ def test_a_refusal_returned_as_a_result_is_an_error() -> None:
     assert is_error("Unknown city 'Paris'. Ask for one of: 北京, 西安")
     assert not is_error("北京 (Beijing): 6 °C, sunny")
     assert not is_error('{"warehouse": "Ridgeway", "crates": 3217}')
+    # "No <kind> named/called …": a refusal in a tool's own words
+    assert is_error("No sawmill named '哈罗盖特风车'. Known sawmills: Redbank Sawmill")
+    assert is_error("No canal called 'Amber Dock'.")
+    assert is_error("No results found.")
+    assert not is_error("No rain expected today, 20 °C")
+    assert not is_error("No. 7 Bus: 12 stops")
+    assert not is_error("Noon Dock: opened 1901, 6 cranes")
 
 
 @pytest.mark.parametrize(

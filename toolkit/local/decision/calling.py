@@ -65,6 +65,7 @@ from toolkit.local.decision.turn import (
     has_results,
     last_question,
     turn_start,
+    untried_after_failures,
 )
 from toolkit.local.format.events import ContentDelta, Event, Finished, ToolCallEvent
 from toolkit.local.format.grammar import call_opening, calls_grammar, written_call
@@ -335,7 +336,10 @@ class CallWriter:
         worded: list[tuple[float, str]] = []  # tools whose calls translated or copied words
         retried: set[str] = set()
         floor = self.policy.alternative_threshold
-        if turn.turn_calls and turn.waiting:  # after results, the question needs another step
+        if turn.turn_calls and (
+            turn.waiting  # after results, the question needs another step
+            or untried_after_failures(self.job.messages, self.job.tool_names)
+        ):  # or every call failed: each tool not tried yet may be the one
             floor = self.policy.waiting_alternative_threshold
         while doomed or (found and all(turn.rejected(c) for c in found)):
             if doomed or all(turn.history.redundant(c) or turn.asks_again(c) for c in found):

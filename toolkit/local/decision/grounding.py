@@ -546,7 +546,8 @@ def _signature(name: Any, arguments: Any) -> tuple[str, str]:
 def is_error(result: str) -> bool:
     """Whether a tool result's text is an error: ``Error: ...``, as the loop's executor,
     LangGraph's tool node and the seed's defensive loop write them, or a refusal a tool
-    returns as its result ("not found: X. Known warehouses: …", "未找到: X", "Unknown city").
+    returns as its result ("not found: X. Known warehouses: …", "未找到: X", "Unknown city",
+    "No sawmill named 'X'. Known sawmills: …", "No canal called 'X'.").
 
     Args:
         result: The result's text.
@@ -559,7 +560,9 @@ def is_error(result: str) -> bool:
 
 #: How an error or a tool's refusal begins.
 _REFUSAL = re.compile(
-    r"\s*(?:error|not found|no such|unknown|未找到|找不到|没有找到|查无|错误)", re.IGNORECASE
+    r"\s*(?:error|not found|no such|unknown|未找到|找不到|没有找到|查无|错误"
+    r"|no(?:\s+[\w-]+){1,4}?\s+(?:named|called|matching|found)\b)",
+    re.IGNORECASE,
 )
 
 
