@@ -676,12 +676,17 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         """The number each record gives for the label the question names (its English reading
         for a Chinese question), the words of the offered tools' names naming things; with
         ``picks`` (the question asks for a number of each record), a Chinese question's
-        field as the model picks it first (:meth:`~FieldReader.named_number`)."""
-        if picks and writes_spaceless(last_question(self.job.messages)):
-            return [self.named_number(r) for r in records]
+        field as the model picks it first (:meth:`~FieldReader.picked_number`: the reading is
+        asked for only when the model picks none)."""
         tool_words = {w for name in self.job.tool_names for w in name_words(name)}
-        reading = self.reading()
-        return [asked_number(r, reading, tool_words) for r in records]
+        reading: str | None = None
+        found: list[str | None] = []
+        for record in records:
+            picked = self.picked_number(record) if picks else None
+            if picked is None and reading is None:
+                reading = self.reading()
+            found.append(picked or asked_number(record, reading or "", tool_words))
+        return found
 
     def _results_copied(self, answer: str) -> list[str]:
         """When an answer is two lines or more, each one of this turn's results all but whole —
@@ -842,7 +847,8 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
                 passing=_WRITTEN_NUMBER.findall(last_question(self.job.messages)),
             )
             return
-        values = self.asked_values() if plain and from_results and not required else None
+        entries = self.asked_entries() if plain and from_results and not required else None
+        values = [number for _, number in entries or []]
         asked_numbers = {magnitude(n) for n in said_numbers(last_question(self.job.messages))}
         if values and not only and _short_of(written, values, asked_numbers):
             # A value of each record asked for, some left out or another label's numbers
@@ -851,28 +857,23 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
                 self.text(from_results=True, avoid=avoid, only=[*values], passing=passing)
             )
             rewritten = "".join(e.text for e in events if isinstance(e, ContentDelta))
-            kept = _stated_count(rewritten, values), _stated_count(written, values)
-            if kept[0] > kept[1] or (
-                kept[0] == kept[1] and not _short_of(rewritten, values, asked_numbers)
-            ):
-                written, generation_events = rewritten, events
-            else:
-                generation_events = None
-            entries = self.asked_entries()
-            if (
-                self.policy.listed_values
-                and entries
-                and _stated_count(written, values) < len(values)
-            ):
+            more, before = _stated_count(rewritten, values), _stated_count(written, values)
+            kept = more > before or (
+                more == before and not _short_of(rewritten, values, asked_numbers)
+            )
+            if kept:
+                written = rewritten
+            if self.policy.listed_values and _stated_count(written, values) < len(values):
                 # Neither the answer nor its rewrite states each value ("各有38名装卸工" for
                 # 38 and 45): the answer lists them, each after what its call asked about.
                 self.used += generation.completion_tokens
-                yield ContentDelta(listed_values(entries, last_question(self.job.messages)), ())
+                question = last_question(self.job.messages)
+                yield ContentDelta(listed_values(entries or [], question), ())
                 yield self._finished("stop", "text")
                 return
-            if generation_events is not None:
+            if kept:
                 self.used += generation.completion_tokens
-                yield from generation_events
+                yield from events
                 return
         if written.strip():
             yield ContentDelta(written.rstrip(), tuple(generation.logprobs or ()))

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from toolkit.local.decision.phrases import writes_spaceless
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import FIELD_INSTRUCTION, FIELD_OPENING, FIELD_REQUEST
-from toolkit.local.decision.records import asked_number, name_words, record_fields
+from toolkit.local.decision.records import record_fields
 from toolkit.local.decision.signals import option_logprobs
 from toolkit.local.decision.turn import last_question
 from toolkit.local.format.job import ChatJob
@@ -81,10 +81,6 @@ class FieldReader:
     policy: ToolPolicy
     template: str | None
 
-    if TYPE_CHECKING:  # the plan writer mixed in beside it provides it
-
-        def reading(self) -> str: ...
-
     def picked_number(self, record: str) -> str | None:
         """The number under the record's label the model picks as the field of a question
         written in Chinese (its share of the calibrated scores at least
@@ -111,18 +107,6 @@ class FieldReader:
             _PICKS[key] = picked_label(scores, baseline, self.policy.field_pick_min)
         numbers = [number for label, number in fields if label == _PICKS[key]]
         return numbers[0] if len(numbers) == 1 else None
-
-    def named_number(self, record: str) -> str | None:
-        """The number of a record that the question, written in another language than the
-        record, asks for: the model's pick (:meth:`picked_number`), else the number whose
-        label the question's English reading names
-        (:func:`~toolkit.local.decision.records.asked_number`, the offered tools' name words
-        naming things)."""
-        picked = self.picked_number(record)
-        if picked is not None:
-            return picked
-        tool_words = {w for name in self.job.tool_names for w in name_words(name)}
-        return asked_number(record, self.reading(), tool_words)
 
     def _label_scores(self, record: str, question: str, labels: list[str]) -> dict[str, float]:
         """Each label's log-probability as the field the question asks for."""

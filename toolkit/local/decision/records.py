@@ -162,21 +162,23 @@ def labelled_numbers(result: str) -> list[tuple[set[str], str]]:
     Returns:
         ``(label words, number as written)`` for each number, in order.
     """
+    return [(label_words(_NUMBER.sub(" ", part)), n) for part, n in _numbered_parts(result)]
+
+
+def _numbered_parts(result: str) -> list[tuple[str, str]]:
+    """Each number a result states with what it stands in: its key in a JSON object, or the
+    part of a text result between separators (with its thousands separators taken out)."""
     try:
         data = json.loads(result)
     except ValueError:
         data = None
     if isinstance(data, (dict, list)):
         return [
-            (label_words(label), str(value))
+            (label, str(value))
             for label, value in _labelled_pairs(data)
             if isinstance(value, (int, float)) and not isinstance(value, bool)
         ]
-    return [
-        (label_words(_NUMBER.sub(" ", part)), n)
-        for part in _PART.split(result_text(result))
-        for n in _NUMBER.findall(part)
-    ]
+    return [(part, n) for part in _PART.split(result_text(result)) for n in _NUMBER.findall(part)]
 
 
 def record_name(result: str) -> str:
@@ -228,23 +230,11 @@ def record_fields(result: str) -> list[tuple[str, str]]:
     Returns:
         ``(label, number as written)`` for each number with a label, in order.
     """
-    try:
-        data = json.loads(result)
-    except ValueError:
-        data = None
-    if isinstance(data, (dict, list)):
-        pairs = [
-            (label.replace("_", " "), str(value))
-            for label, value in _labelled_pairs(data)
-            if isinstance(value, (int, float)) and not isinstance(value, bool)
-        ]
-    else:
-        name = record_name(result)
-        pairs = [
-            (_NUMBER.sub(" ", part.replace(name, " ", 1) if name else part), n)
-            for part in _PART.split(result_text(result))
-            for n in _NUMBER.findall(part)
-        ]
+    name = record_name(result)
+    pairs = [
+        (_NUMBER.sub(" ", part.replace(name, " ", 1) if name else part), n)
+        for part, n in _numbered_parts(result)
+    ]
     fields = [(" ".join(_FIELD_WORD.findall(label)), n) for label, n in pairs]
     return [(label, n) for label, n in fields if label]
 

@@ -6,7 +6,7 @@ that follows reuses that evaluation.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -70,17 +70,9 @@ def name_probabilities(
     Returns:
         Each name's probability.
     """
-    head = list(tokens)
     base = engine.tokenize(NAME_PREFIX, bos=False)
     quotes = engine.opening_tokens((b'"',))
-    cache: dict[tuple[int, ...], np.ndarray] = {}
-
-    def logprobs(suffix: list[int]) -> np.ndarray:
-        key = tuple(suffix)
-        if key not in cache:
-            cache[key] = engine.next_token_logprobs(head + suffix)
-        return cache[key]
-
+    logprobs = _logprobs_after(engine, tokens)
     found: dict[str, float] = {}
     for name in dict.fromkeys(names):
         full = engine.tokenize(NAME_PREFIX + name, bos=False)
@@ -116,6 +108,17 @@ def option_logprobs(
     Returns:
         Each option's summed natural-log probability.
     """
+    logprobs = _logprobs_after(engine, tokens)
+    scores: dict[str, float] = {}
+    for option in dict.fromkeys(options):
+        written = engine.tokenize(option + closing, bos=False)
+        scores[option] = sum(float(logprobs(written[:j])[written[j]]) for j in range(len(written)))
+    return scores
+
+
+def _logprobs_after(engine: Engine, tokens: Sequence[int]) -> Callable[[Sequence[int]], np.ndarray]:
+    """The next token's log-probabilities after the prompt and a suffix of tokens, each suffix
+    evaluated once (the options that share a prefix share its evaluations)."""
     head = list(tokens)
     cache: dict[tuple[int, ...], np.ndarray] = {}
 
@@ -125,8 +128,4 @@ def option_logprobs(
             cache[key] = engine.next_token_logprobs(head + list(suffix))
         return cache[key]
 
-    scores: dict[str, float] = {}
-    for option in dict.fromkeys(options):
-        written = engine.tokenize(option + closing, bos=False)
-        scores[option] = sum(float(logprobs(written[:j])[written[j]]) for j in range(len(written)))
-    return scores
+    return logprobs
