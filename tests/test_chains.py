@@ -652,6 +652,9 @@ def test_the_number_a_question_asks_of_a_record_is_found_by_its_label():
     question = "What year was the foundry that cast the bell founded?"
     assert asked_number(tower, question) == "4720"
     assert asked_number(tower, question, ignore={"bell", "foundry"}) is None
+    # words match by their stems: "open" asks for "opened"
+    rink = "name=Hallam Rink, opened=1971, seats=640, lessons_per_week=30"
+    assert asked_number(rink, "In which year did Hallam Rink open?") == "1971"
 
 
 _SCHEMAS = {

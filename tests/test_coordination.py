@@ -46,6 +46,20 @@ CONCERTS = (
         ("the elevation of K2 and Mount Everest", "K2", ["Mount Everest"]),
         ("the price of a Yamaha P125 in Berlin and Madrid's music stores", "Berlin", ["Madrid"]),
         ("play Taylor Swift and Maroon 5 for 20 minutes and 15 minutes", 20, [15]),
+        # the two terms of a comparison, each looked up as a list's items are
+        (
+            "How many more looms does Pellow Mill run than Scarth Mill?",
+            "Pellow Mill",
+            ["Scarth Mill"],
+        ),
+        (
+            "How many more looms does Pellow Mill run than Scarth Mill?",
+            "Scarth Mill",
+            ["Pellow Mill"],
+        ),
+        ("How much warmer is Lisbon than Oslo?", "Lisbon", ["Oslo"]),
+        ("格兰顿采石场比费尔伍德采石场深多少米？", "格兰顿采石场", ["费尔伍德采石场"]),
+        ("格兰顿采石场的工人比费尔伍德采石场多几名？", "费尔伍德采石场", ["格兰顿采石场"]),
     ],
 )
 def test_the_items_a_list_holds(text, value, items):
@@ -77,6 +91,10 @@ def test_the_items_a_list_holds(text, value, items):
         ("a triangle with sides 6cm and 10cm", "cm"),  # not written as a word of its own
         ("the weather in Paris", "Paris"),
         ("the weather in Paris", "London"),
+        ("Is 17 larger than 12?", 17),  # numbers compared are no things to look up
+        ("Is the weather in Paris better than in London?", "Paris"),
+        ("Is Paris warmer than the average?", "Paris"),
+        ("格兰顿采石场比去年深多少米？", "格兰顿采石场"),  # no thing of the value's kind
     ],
 )
 def test_what_is_no_list(text, value):

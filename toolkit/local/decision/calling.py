@@ -19,6 +19,7 @@ and grounded. The calls returned leave out the optional arguments whose values n
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
@@ -41,6 +42,7 @@ from toolkit.local.decision.grounding import (
     rules_out_extra_call,
     uses_given_values,
 )
+from toolkit.local.decision.kinds import name_before_kind
 from toolkit.local.decision.mentions import writes_out
 from toolkit.local.decision.numbers import (
     known_numbers,
@@ -256,6 +258,12 @@ class CallWriter:
                 yield from text
                 return
         first = self._with_results_in_place(turn, first)
+        kept = self._of_its_kind(turn, first)
+        if kept is None:  # the name's own tool already asked: a step of nothing
+            combined = self.asked_combination() if turn.auto else None
+            yield from self.written_calls(combined) if combined else self.text(from_results=True)
+            return
+        first = kept
         if turn.auto and self.unasked_combination(first[2]):
             yield from self.text(from_results=True)  # each value was asked for, not a sum
             return
@@ -496,6 +504,22 @@ class CallWriter:
         step = max(names, key=names.__getitem__)
         return step if step != likeliest and names[step] >= threshold else None
 
+    def _of_its_kind(
+        self, turn: CallJudge, first: tuple[list[str], Any, list[dict]]
+    ) -> tuple[list[str], Any, list[dict]] | None:
+        """A first call that looks a name up in a tool of another kind than the name states,
+        written as the call of the tool of its kind (:meth:`CallJudge.of_its_kind`); ``None``
+        when that call was made already this turn, else the call as it was when the new one
+        is not sound."""
+        if len(first[2]) != 1 or (moved := turn.of_its_kind(first[2][0])) is None:
+            return first
+        tool, arguments = moved
+        call = {"function": {"name": tool, "arguments": json.dumps(arguments, ensure_ascii=False)}}
+        if turn.history.redundant(call):
+            return None
+        again = self._written_with(turn, tool, arguments)
+        return first if again is None else again
+
     def _with_results_in_place(
         self, turn: CallJudge, first: tuple[list[str], Any, list[dict]]
     ) -> tuple[list[str], Any, list[dict]]:
@@ -642,7 +666,9 @@ class CallWriter:
         (:func:`~toolkit.local.decision.retries.failure_to_retry`) written again with its
         strings confined to the other forms of its values
         (:func:`~toolkit.local.decision.retries.forms_of`: ``get_stock("widgets")`` after
-        ``get_stock("widget")`` failed, asked about "widgets"); kept when it is no repeat
+        ``get_stock("widget")`` failed, asked about "widgets"; but first the question's
+        span up to the word of the tool's kind in it:
+        :func:`~toolkit.local.decision.kinds.name_before_kind`); kept when it is no repeat
         and each value it changed is one of those forms — a form of a value the model chose
         to call with, so no other grounding is asked of it — else ``None``."""
         if not self.policy.retry_failures or self.job.tool_choice != "auto":
@@ -678,6 +704,10 @@ class CallWriter:
             else []
             for v in refused
         }
+        for value in refused:  # "哈罗盖特煤矿福利" refused by get_coal_mine: "哈罗盖特煤矿"
+            cut = name_before_kind(value, tool) if self.policy.named_kinds else None
+            if cut is not None and cut in asked:  # before the question's other spans
+                formed[value] = [cut]
         forms = [f for v in refused for f in formed[v]]
         if not forms:
             return None  # no other form of the values it failed with: nothing to try
@@ -783,6 +813,8 @@ class CallWriter:
             if generation.finish_reason != "stop" or len(found) != 1:
                 continue
             call = turn.without_guesses(found[0])
+            if (moved := turn.of_its_kind(call)) is not None:  # the name's own tool
+                return self._written_at(turn, context, *moved, made)
             if turn.history.redundant(call) or turn.takes_a_result_place(call, made):
                 continue  # a repeat, or a later step that needs a result not there yet
             if turn.other_field(call, made):
@@ -826,22 +858,40 @@ class CallWriter:
         if not self.policy.listed_items or not turn.auto:
             return None
         for tool, arguments in listed_calls(turn.question, chosen, turn.schemas, made):
-            grammar = calls_grammar(self.job.tools, names=[tool], max_calls=1)
-            try:
-                pieces, generation, found, _ = self._attempt(
-                    context, grammar, names=[tool], opening=written_call(tool, arguments)
-                )
-            except LocalModelError:
-                continue  # a value does not fit the parameter's schema
-            if generation.finish_reason != "stop" or len(found) != 1:
-                continue
-            if turn.history.redundant(found[0]) or turn.rejected(found[0]):
+            kept = self._written_at(turn, context, tool, arguments)
+            if kept is None:
                 continue
             same = [a for n, a in made if n == tool]
-            if self.policy.values_keep_places and moves_values(arguments_of(found[0]), same):
+            if self.policy.values_keep_places and moves_values(arguments_of(kept[2]), same):
                 continue  # "8:20 and 11:50" read as hours 8 and minutes 11
-            return pieces, generation, found[0]
+            return kept
         return None
+
+    def _written_at(
+        self,
+        turn: CallJudge,
+        context: list[int],
+        tool: str,
+        arguments: dict[str, Any],
+        made: Sequence[tuple[str, dict]] = (),
+    ) -> tuple[list[str], Any, dict] | None:
+        """One more call of ``tool`` with ``arguments`` after ``context``: the engine writes it
+        up to its last brace under the tool's grammar and the model closes it; ``None`` when
+        it is no new sound call (a repeat of the conversation's or of ``made``)."""
+        grammar = calls_grammar(self.job.tools, names=[tool], max_calls=1)
+        try:
+            pieces, generation, found, _ = self._attempt(
+                context, grammar, names=[tool], opening=written_call(tool, arguments)
+            )
+        except LocalModelError:
+            return None  # a value does not fit the parameter's schema
+        if generation.finish_reason != "stop" or len(found) != 1:
+            return None
+        if turn.history.redundant(found[0]) or turn.rejected(found[0]):
+            return None
+        if any(n == tool and a == arguments_of(found[0]) for n, a in made):
+            return None
+        return pieces, generation, found[0]
 
     def _slip_phrases(self, value: Any, previous: list[dict[str, Any]]) -> list[str] | None:
         """The conversation's phrases when a text value that doomed an extra call is a slip

@@ -264,7 +264,8 @@ def _items_before(
 
 
 def _listed(text: str, value: Any) -> tuple[list[Any], list[Any]]:
-    """The items before and after the value in the list the text writes it in."""
+    """The items before and after the value in the list the text writes it in (or the other
+    term of the comparison it is a term of: :func:`_compared`)."""
     span = _find(text, value)
     if span is None:
         return [], []
@@ -276,7 +277,55 @@ def _listed(text: str, value: Any) -> tuple[list[Any], list[Any]]:
         after = []  # "Seattle, Washington": a comma alone joins no list
     if not (joined or closed):
         before = []
+    if not (before or after) and not is_number(value):
+        return _compared(text, span, str(value).strip(), written)
     return before, after
+
+
+#: What joins a comparison's first term to its second: a few words, then "than" ("does
+#: Wetherly Fell Farm keep than Cragside Sheep Farm").
+_THAN_AFTER = re.compile(r"(?:\s+[a-z]+){0,4}\s+than\s+")
+#: The same, read back from the second term.
+_THAN_BEFORE = re.compile(r"(?:\s+[a-z]+){0,4}\s+than\s+$")
+#: The same in Chinese: 比, a few characters after the first term ("A库存的奶酪轮比B").
+_BI_AFTER = re.compile(r"[^，。？！；：,.?!;:]{0,8}?比")
+#: Where a clause of a spaceless script ends.
+_CLAUSE_END = re.compile(r"[，。？！；：,.?!;:]")
+
+
+def _compared(
+    text: str, span: tuple[int, int], value: str, written: str
+) -> tuple[list[Any], list[Any]]:
+    """The other term of a comparison the value is a term of ("How many more ewes does A
+    keep than B?", "A比B深多少米？"): a thing of the value's shape — in Chinese, one that ends
+    as the value does (its kind: 采石场, 奶酪窖). Two things weighed against each other are
+    each looked up, as a list's items are."""
+    if _SPACELESS.search(value):
+        ending = value[-2:]
+        later = _BI_AFTER.match(text, span[1])
+        if later is not None:
+            piece = text[later.end() :]
+            end = piece.find(ending)
+            if 0 < end <= len(value) + 2 and not _CLAUSE_END.search(piece[:end]):
+                return [], [piece[: end + len(ending)]]
+        if text[: span[0]].endswith("比"):
+            clause = _CLAUSE_END.split(text[: span[0] - 1])[-1]
+            end = clause.find(ending)
+            if 0 < end <= len(value) + 2:
+                return [clause[: end + len(ending)]], []
+        return [], []
+    later = _THAN_AFTER.match(text, span[1])
+    if later is not None:
+        length = _text_after(text[later.end() :], value, written)
+        if length:
+            return [], [_item_text(text[later.end() : later.end() + length])]
+    earlier = _THAN_BEFORE.search(text[: span[0]])
+    if earlier is not None:
+        head = text[: earlier.start()]
+        begin = _text_before(head, value, written)
+        if begin >= 0 and head[begin:].strip():
+            return [_item_text(head[begin:])], []
+    return [], []
 
 
 def coordinated(text: str, value: Any) -> list[Any]:

