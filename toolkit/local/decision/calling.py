@@ -125,6 +125,8 @@ class CallWriter:
 
         def checked_text(self) -> Iterator[Event]: ...
 
+        def echo_ends(self, answer: str) -> list[str]: ...
+
         def _stated_numbers(self) -> list[str] | None: ...
 
         def planned_steps(
@@ -255,6 +257,9 @@ class CallWriter:
             written = "".join(e.text for e in text if isinstance(e, ContentDelta))
             first = self.unread_call if self._no_answer(turn, written) else None
             if first is None:
+                ends = self.echo_ends(written) if turn.turn_calls else []
+                if ends:  # the question copied out: written again, opening and ending anew
+                    text = list(self.text(from_results=True, any_numbers=True, avoid=ends))
                 yield from text
                 return
         first = self._with_results_in_place(turn, first)

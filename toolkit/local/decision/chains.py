@@ -47,7 +47,7 @@ its place (:func:`failed_step_to_resume`), whatever the model would write next.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from toolkit.local.decision.grounding import lone_text_parameter
@@ -80,6 +80,7 @@ __all__ = [
     "named_next_step",
     "number_parameters",
     "other_field",
+    "points_past",
     "refers_back",
     "results_in_place",
     "spent_numbers",
@@ -470,6 +471,28 @@ def refers_back(question: str) -> bool:
     """Whether a Chinese question refers back to a thing it does not name ("那个船队有多少名
     船员？"): the thing a chain's earlier step leads to."""
     return _REFERS_ZH.search(question) is not None
+
+
+#: A Chinese question's words for a thing it does not name: "which", "a certain" ("来自哪个采石场",
+#: "某座煤矿") beside those that refer back.
+_UNNAMED_ZH = re.compile(r"哪(?:个|座|家|片|条|间|所|位|里)|某")
+
+
+def points_past(question: str, tools: Iterable[str]) -> bool:
+    """Whether a question points at a thing it does not name, which a record may lead to: in
+    Chinese it refers back or asks which ("那家酒厂", "哪个采石场", "某座煤矿"); in Latin
+    letters it says the kind of one of ``tools`` ("that rink" for ``get_ice_rink``).
+
+    Args:
+        question: The user's question.
+        tools: The tools whose kind may be the thing's (those not answered yet).
+
+    Returns:
+        True when it does.
+    """
+    if writes_spaceless(question):
+        return refers_back(question) or _UNNAMED_ZH.search(question) is not None
+    return any(says_kind(question, tool) for tool in tools)
 
 
 #: A name written in capitals, up to five words ("Gannet Rock Lighthouse").

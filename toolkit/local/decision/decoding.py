@@ -63,6 +63,7 @@ from toolkit.local.decision.mentions import (
 from toolkit.local.decision.numbers import (
     known_numbers,
     magnitude,
+    numbers_of,
     said_numbers,
     signs_restored,
     stated_numbers,
@@ -477,14 +478,22 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         no English kind: its answer is due only when it asks for a value of each record and
         every record of one tool gives the one it asks for (the field the model picks,
         :meth:`~FieldReader.picked_number`): "各有多少名学员？" over two fencing schools'
-        records, which the small model answered by copying the question out."""
+        records, which the small model answered by copying the question out — or, over one
+        call's one record, when the model picks its field ("每周开多少节滑冰课？" over a
+        rink's record: "lessons per week"; the small model stated the year it opened).
+        Never while the question states a number no step has used and a tool takes numbers:
+        the number found is an operand of a step to come."""
         if not self.policy.answer_when_found or self.job.text_schema is not None:
             return False
         question = last_question(self.job.messages)
         if asks_combination(question):
             return False
+        if self._numbers_waiting():  # "… after 12 years?": the number found is an operand
+            return False
         if writes_spaceless(question):
-            return self.asked_values() is not None or self.chained_field() is not None
+            if self.asked_values() is not None or self.chained_field() is not None:
+                return True
+            return self._one_record() and self.asked_field() is not None
         calls, results = turn_calls(self.job.messages)
         answered = {
             c["function"]["name"]
@@ -494,6 +503,23 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         if any(says_kind(question, t) and t not in answered for t in self.job.tool_names):
             return False
         return self.asked_field() is not None or self.asked_values() is not None
+
+    def _one_record(self) -> bool:
+        """Whether this turn has one call, answered with a record (no chain passed through
+        another record to it, no other record beside it)."""
+        calls, results = turn_calls(self.job.messages)
+        return len(calls) == 1 and results[0] is not None and not is_error(results[0])
+
+    def _numbers_waiting(self) -> bool:
+        """Whether the question states a number no step has used yet, while a tool that
+        takes numbers is offered: the record's number is an operand of a step still to come
+        ("how many boats will it have built after 12 years?" over "7 boats per year")."""
+        numeric = any(
+            (p or {}).get("type") in ("number", "integer")
+            for t in self.job.tools
+            for p in ((t["function"].get("parameters") or {}).get("properties") or {}).values()
+        )
+        return numeric and bool(unused_numbers(self.job.messages, words=False))
 
     def checked_text(self) -> Iterator[Event]:
         """A text answer that is checked before it is given (``tool_choice="auto"``).
@@ -623,13 +649,8 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         self.result = result
         events = list(self.text(from_results=True, any_numbers=True))
         answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
-        asked = last_question(self.job.messages).strip()
-        question = folded(asked)
-        ends: list[str] = []
-        if len(question) >= _ECHO and folded(answer).startswith(question):
-            # The question copied out is no answer: written again, neither opening nor
-            # ending as the question does.
-            ends = [asked[:_ECHO], asked.rstrip("?？!！。. ")[-_ECHO:], "?", "？"]
+        ends = self.echo_ends(answer)
+        if ends:  # the question copied out is no answer
             events = list(self.text(from_results=True, any_numbers=True, avoid=ends))
             answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
         spellings = result_spellings(result if result is not None else stated)
@@ -647,6 +668,15 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             return
         yield from events
 
+    def echo_ends(self, answer: str) -> list[str]:
+        """When an answer copies the question out, what its rewrite may neither open nor end
+        with: the question's opening and ending, and a question mark; else nothing."""
+        asked = last_question(self.job.messages).strip()
+        question = folded(asked)
+        if len(question) < _ECHO or not folded(answer).startswith(question):
+            return []
+        return [asked[:_ECHO], asked.rstrip("?？!！。. ")[-_ECHO:], "?", "？"]
+
     def asked_field(self) -> str | None:
         """The number of this turn's records that the question asks for by its label
         (:func:`~toolkit.local.decision.records.asked_number`,
@@ -654,7 +684,10 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         record a chain's last step looked up ("How many boats pass through that lock each
         day?" after the tannery's record and the lock's). ``None`` when none has it, or
         several (each value is asked for, or a combination of them), or only a record before
-        the last (the question asks the way to the entity, then of the entity).
+        the last (the question asks the way to the entity, then of the entity). A Chinese
+        question over one record alone gets its field as the model picks it
+        (:meth:`~FieldReader.picked_number`), as for the values of each. ``None`` too when a
+        call took the number (``divide(72, 8)``): the answer is a later step's.
         """
         if not self.policy.asked_fields:
             return None
@@ -667,10 +700,17 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         records = [r for r in records if len(labelled_numbers(r)) >= 2]  # a number to choose
         if not records:
             return None
-        found = self._asked_of(records)
+        # One record alone: a Chinese question's field is the model's pick, as for each value.
+        found = self._asked_of(records, picks=len(records) == 1)
         if sum(n is not None for n in found) != 1:
             return None
-        return found[-1]  # a chain's last record's, not a number of the records before it
+        number = found[-1]  # a chain's last record's, not a number of the records before it
+        calls, _ = turn_calls(self.job.messages)
+        if number is not None and any(  # a later step took it: the answer is that step's
+            magnitude(number) in {abs(n) for n in numbers_of(arguments_of(c))} for c in calls
+        ):
+            return None
+        return number
 
     def _asked_of(self, records: Sequence[str], *, picks: bool = False) -> list[str | None]:
         """The number each record gives for the label the question names (its English reading

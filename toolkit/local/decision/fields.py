@@ -21,6 +21,7 @@ question asks for, and the model picks one of its labels all the same.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -36,7 +37,7 @@ from toolkit.local.format.template import render_prompt
 if TYPE_CHECKING:  # picks are read on a loaded engine; the llama.cpp module is the runtime's
     from toolkit.local.runtime.engine import Engine
 
-__all__ = ["NO_QUESTION", "FieldReader", "picked_label"]
+__all__ = ["NO_QUESTION", "FieldReader", "asking_sentence", "picked_label"]
 
 #: The question the labels' scores are calibrated against: one that asks nothing.
 NO_QUESTION = "?"
@@ -72,6 +73,26 @@ def picked_label(
     return best if weights[best] / sum(weights.values()) >= floor else None
 
 
+#: Where a sentence ends, in either script.
+_SENTENCE_END = re.compile(r"(?<=[。！？；!?;])")
+
+
+def asking_sentence(question: str) -> str:
+    """The question's last sentence, the one that asks: "那家酒厂有多少名员工？" of
+    "哈罗盖特煤矿福利俱乐部的啤酒由一家啤酒厂供应。那家酒厂有多少名员工？" — the sentence
+    before it tells the way there, and its words (啤酒, "beer") drew the pick to another
+    field of the record.
+
+    Args:
+        question: The user's question.
+
+    Returns:
+        Its last sentence that holds more than punctuation, or the question itself.
+    """
+    sentences = [s for s in _SENTENCE_END.split(question) if re.search(r"\w", s)]
+    return sentences[-1].strip() if sentences else question
+
+
 class FieldReader:
     """Reads the number of a record that a question names in another language; mixed into
     the decoder, whose state it shares."""
@@ -90,7 +111,7 @@ class FieldReader:
         over several numbers."""
         if not self.policy.picked_fields:
             return None
-        question = last_question(self.job.messages)
+        question = asking_sentence(last_question(self.job.messages))
         if not writes_spaceless(question):  # its own words are matched to the labels
             return None
         fields = record_fields(record)

@@ -403,6 +403,10 @@ class ToolPolicy:
             is ``get_sawmill("Kestwick Sawmill")``. Asked about a thing the named one links
             to, the small model looked the name up in the tool of the thing asked about, and
             the refusal sent it trying the question's fragments.
+        named_things_only: After results, every call of the turn answered, a lookup by name
+            of a thing the question neither names nor points at ("那家酒厂", "that rink") is
+            rejected: asked what two breweries brew together, the small model went on to
+            look up the ice rinks their records name, then added the rinks' opening years.
         answer_when_found: After results, in a question in Latin letters that asks for no
             combination, the answer is due once the number the question asks for by its label
             is in exactly one record and every offered tool whose kind the question names has
@@ -551,6 +555,7 @@ class ToolPolicy:
     picked_fields: bool = True
     listed_values: bool = True
     named_kinds: bool = True
+    named_things_only: bool = True
     answer_in_sentences: bool = True
     named_tool_calls: bool = True
     stated_numbers_fallback: bool = True

@@ -23,6 +23,7 @@ from toolkit.local.decision.chains import (
     named_next_step,
     number_parameters,
     other_field,
+    points_past,
     results_in_place,
     spent_numbers,
     takes_a_result_place,
@@ -631,10 +632,33 @@ class CallJudge:
             return None
         return kind, {lookups[kind]: value}
 
+    def looks_past_the_question(self, call: dict[str, Any]) -> bool:
+        """After results, every call of the turn answered: whether a call looks a thing up by
+        name (:func:`~toolkit.local.decision.kinds.name_parameter`) that the question neither
+        names (no word of the name in it) nor points at
+        (:func:`~toolkit.local.decision.chains.points_past`: "那家酒厂", "that rink"): the
+        ice rinks two breweries' records name, looked up when the question asked how much
+        the breweries brew together
+        (:attr:`~ToolPolicy.named_things_only`)."""
+        if not self.auto or not self.policy.named_things_only or not self.turn_calls:
+            return False
+        if any(r is None or is_error(r) for r in self.turn_results):
+            return False  # a failed step: its thing may go by another name
+        tool = call["function"]["name"]
+        key = name_parameter(tool, self.schemas.get(tool))
+        value = arguments_of(call).get(key) if key is not None else None
+        if not isinstance(value, str) or _shares_a_word(value, self.question):
+            return False
+        answered = {t for t, _ in self.turn_calls}
+        return not points_past(self.question, [t for t in self.schemas if t not in answered])
+
     def rejected(self, call: dict[str, Any]) -> bool:
-        """Whether a call repeats the conversation (or :meth:`asks_again`) or, with "auto",
-        uses values it never gave."""
+        """Whether a call repeats the conversation (or :meth:`asks_again`), looks up a thing
+        the question has no part in (:meth:`looks_past_the_question`) or, with "auto", uses
+        values it never gave."""
         if self.history.redundant(call) or self.asks_again(call):
+            return True
+        if self.looks_past_the_question(call):
             return True
         return self.auto and bool(self._faults(call))
 
@@ -787,6 +811,17 @@ class CallJudge:
                 self.turn_calls, self.turn_results, failures, self.question, self.schemas
             )
         return resumed
+
+
+def _shares_a_word(value: str, question: str) -> bool:
+    """Whether a name shares a word with the question: one of four letters or more, or two
+    Chinese characters together ("Vossberg" of "Vossberg Ice Rink" in "Vossberg's seats")."""
+    folded = question.casefold()
+    words = [w for w in re.findall(r"[^\W\d_]+", value.casefold()) if len(w) >= 4]
+    if any(w in folded for w in words):
+        return True
+    chinese = re.findall(r"[\u4e00-\u9fff]{2,}", value)
+    return any(c[i : i + 2] in question for c in chinese for i in range(len(c) - 1))
 
 
 def holds_value(value: str, failed: str) -> bool:
