@@ -1885,3 +1885,92 @@ def test_a_name_refused_by_one_tool_is_asked_of_a_tool_not_tried_yet(local_serve
     message = _reply(local_server, messages, get_dock, get_canal)
     calls = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
     assert ("get_dock", {"name": "琥珀码头"}) in calls, (message.content, calls)
+
+
+# 54. A name looked up in the tool of the thing the question asks about: "琥珀码头" asked of
+# the canal tool, then the question's fragments, until the steps ran out. The name says its
+# kind (码头: dock), and the call is asked of the tool of that kind.
+
+
+def test_a_name_is_looked_up_in_the_tool_of_the_kind_it_states(local_server) -> None:
+    messages: list[dict] = [
+        {"role": "user", "content": "琥珀码头的煤沿着一条运河运出去，那条运河有多少座船闸？"}
+    ]
+    message = _reply(local_server, messages, get_canal, get_dock, get_station)
+    calls = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
+    assert calls, message.content
+    assert calls[0][0] == "get_dock", calls
+
+
+# 55. The two terms of a comparison ("A … than B", "A比B"): the small model looked up the
+# first and answered with its number alone. Both are looked up, as a list's items are.
+
+
+def test_both_terms_of_a_comparison_are_looked_up(local_server) -> None:
+    for question in (
+        "How many more ships per month does Birch Dock take than Larch Dock?",
+        "桦木码头每月比落叶松码头多停靠多少艘船？",
+    ):
+        message = _reply(local_server, [{"role": "user", "content": question}], get_dock, add)
+        asked = {
+            json.loads(c.function.arguments).get("name")
+            for c in message.tool_calls or []
+            if c.function.name == "get_dock"
+        }
+        assert len(asked) == 2, (question, asked, message.content)
+
+
+# 56. Every call answered, the question's things all found: the small model looked up the
+# canal the records name and added its numbers. A lookup of a thing the question neither
+# names nor points at is no step of the answer.
+
+
+def test_a_thing_the_question_does_not_name_is_not_looked_up(local_server) -> None:
+    names = ["Amber Dock", "Birch Dock"]
+    calls = [_asked(f"c{i}", "get_dock", {"name": n})["tool_calls"][0] for i, n in enumerate(names)]
+    messages: list[dict] = [
+        {"role": "user", "content": "琥珀码头和桦木码头加起来每月停靠多少艘船？"},
+        {"role": "assistant", "content": "", "tool_calls": calls},
+        *(_answered(f"c{i}", _PORTS[n]) for i, n in enumerate(names)),
+    ]
+    message = _reply(local_server, messages, get_dock, get_canal, add)
+    looked = [c.function.name for c in message.tool_calls or [] if c.function.name != "add"]
+    assert not looked, looked
+
+
+# 57. A record's number is an operand while the question's own number waits: "after 12
+# months" over "140 ships per month" was answered with 140. The step that uses the 12 is due.
+
+
+def test_a_number_the_question_states_waits_for_its_step(local_server) -> None:
+    messages: list[dict] = [
+        {
+            "role": "user",
+            "content": "If Amber Dock keeps up its usual monthly traffic, how many ships will "
+            "it have taken after 12 months?",
+        },
+        _asked("c1", "get_dock", {"name": "Amber Dock"}),
+        _answered("c1", _DOCKS["amber dock"]),
+    ]
+    message = _reply(local_server, messages, get_dock, multiply_numbers)
+    multiplied = [
+        sorted(json.loads(c.function.arguments).values())
+        for c in message.tool_calls or []
+        if c.function.name == "multiply_numbers"
+    ]
+    assert [12, 140] in multiplied, (message.content, message.tool_calls)
+
+
+# 58. A Chinese question over one record: the small model stated the year the dock opened.
+# The model picks the field among the record's labels, and the answer states it.
+
+
+def test_the_field_a_chinese_question_asks_of_one_record_is_stated(local_server) -> None:
+    messages: list[dict] = [
+        {"role": "user", "content": "桦木码头每月停靠多少艘船？"},
+        _asked("c1", "get_dock", {"name": "桦木码头"}),
+        _answered("c1", _DOCKS["birch dock"]),
+    ]
+    message = _reply(local_server, messages, get_dock, get_canal)
+    assert not message.tool_calls, message.tool_calls
+    assert re.search(r"(?<![\d.])210(?![\d.])", message.content or ""), message.content

@@ -129,6 +129,20 @@ def test_question_numbers_the_lookups_took_are_not_required():
     assert read_combination("1380 + 2140", lookups) is None  # the 4 clubs left out
 
 
+def test_the_lookups_are_read_in_the_order_the_question_names_them():
+    # B was called first; "A比B深多少米？" subtracts B from A
+    tools = arithmetic_tools([LOOKUP, CALCULATE], among=True)
+    messages = _conversation(
+        "格兰顿采石场比费尔伍德采石场深多少米？",
+        ["Fairwood Quarry: 52 m deep", "Grandon Quarry: 96 m deep"],
+        arguments=[{"name": "费尔伍德采石场"}, {"name": "格兰顿采石场"}],
+    )
+    lookups = looked_up(messages, tools)
+    assert lookups is not None
+    assert [s for s, _ in lookups.sources] == [{96.0}, {52.0}]
+    assert lookups.results[0].endswith("Grandon Quarry: 96 m deep")
+
+
 def test_a_percentage_may_be_used_either_way():
     tools = arithmetic_tools([LOOKUP, CALCULATE], among=True)
     messages = _conversation("What is the Red Lamp's price with 20% off?", ["Red Lamp: 45 yuan"])

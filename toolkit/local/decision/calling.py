@@ -825,6 +825,14 @@ class CallWriter:
             if turn.other_field(call, made):
                 continue  # the records' other quantity, beside the one the answer combined
             arguments, tool = arguments_of(call), call["function"]["name"]
+            if self.policy.own_words and borrowed_words(
+                arguments,
+                turn.schemas.get(tool),
+                turn.grounding,
+                whole=True,
+                described=turn.descriptions.get(tool),
+            ):
+                continue  # a description's example copied ("Carrow Dye Works"), no thing asked
             same = [a for n, a in made if n == tool]
             if qualifies_earlier(arguments, same):
                 continue  # "3 kg of apples" after "apples": the same item, qualified

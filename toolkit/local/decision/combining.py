@@ -194,6 +194,14 @@ def _text_values(call: Mapping[str, Any]) -> list[str]:
     return [v for v in arguments_of(call).values() if isinstance(v, str)]
 
 
+def _named_at(question: str, call: Mapping[str, Any]) -> int:
+    """Where the question names the thing a call asked about (its first text value the
+    question holds, case aside); after the question's end when it names none."""
+    folded = question.casefold()
+    found = [folded.find(v.strip().casefold()) for v in _text_values(call) if v.strip()]
+    return min((at for at in found if at >= 0), default=len(question))
+
+
 def _question_sources(
     question: str, passed: set[float]
 ) -> tuple[list[tuple[frozenset[float], int]], list[int]]:
@@ -264,6 +272,8 @@ def looked_up(
         return None
     if any(answer is None or is_error(answer) for _, answer in lookups):
         return None
+    # In the question's order: "A比B深多少米？" reads A's result first, whichever was called first.
+    lookups.sort(key=lambda lookup: _named_at(question, lookup[0]))
     passed = {n for call, _ in lookups for n in numbers_of(arguments_of(call))}
     sources, required = _question_sources(question, passed)
     stating = 0
