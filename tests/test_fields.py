@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from toolkit.local.decision.fields import picked_label
+from toolkit.local.decision.fields import asking_sentence, picked_label
 from toolkit.local.decision.records import record_fields
 
 
@@ -40,3 +40,14 @@ def test_the_pick_is_the_label_that_gains_most_over_a_question_that_asks_nothing
     assert picked_label(even, {"engines": 0.0, "crew": 0.0}, 0.5) in {"engines", "crew"}
     # one label is no choice
     assert picked_label({"crew": 0.0}, {"crew": -1.0}, 0.5) is None
+
+
+def test_the_sentence_that_asks_is_read_not_the_way_there():
+    chain = "格林伍德锯木厂的木材由一艘驳船运走。那艘驳船有多少名船员？"
+    assert asking_sentence(chain) == "那艘驳船有多少名船员？"
+    told = "Pellow Mill sends its wool out to be dyed. How many vats does that dye works have?"
+    assert asking_sentence(told) == "How many vats does that dye works have?"
+    assert asking_sentence("What is 3.5 times 2? Thanks") == "What is 3.5 times 2?"
+    assert asking_sentence("Tell me the seats of Hallam Rink.") == (
+        "Tell me the seats of Hallam Rink."
+    )

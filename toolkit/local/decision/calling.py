@@ -513,15 +513,20 @@ class CallWriter:
         self, turn: CallJudge, first: tuple[list[str], Any, list[dict]]
     ) -> tuple[list[str], Any, list[dict]] | None:
         """A first call that looks a name up in a tool of another kind than the name states,
-        written as the call of the tool of its kind (:meth:`CallJudge.of_its_kind`); ``None``
-        when that call was made already this turn, else the call as it was when the new one
-        is not sound."""
+        written as the call of the tool of its kind (:meth:`CallJudge.of_its_kind`). When
+        that call was made already this turn, the way on: the tool the model chose, asked
+        about the thing of its kind a record of the turn names
+        (:meth:`CallJudge.named_by_records`: ``get_dye_works("Threlkeld Dye Works")`` for
+        ``get_dye_works("Grisdale Weaving Shed")`` once the shed's record named it); ``None``
+        when there is none (a step of nothing). The call as it was when the new one is not
+        sound."""
         if len(first[2]) != 1 or (moved := turn.of_its_kind(first[2][0])) is None:
             return first
         tool, arguments = moved
         call = {"function": {"name": tool, "arguments": json.dumps(arguments, ensure_ascii=False)}}
         if turn.history.redundant(call):
-            return None
+            onward = turn.named_by_records(first[2][0]["function"]["name"])
+            return None if onward is None else self._written_with(turn, *onward)
         again = self._written_with(turn, tool, arguments)
         return first if again is None else again
 

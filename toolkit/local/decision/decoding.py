@@ -51,7 +51,7 @@ from toolkit.local.decision.chains import kind_named, refers_back
 from toolkit.local.decision.combining import asks_combination, asks_each
 from toolkit.local.decision.comparison import asked_order, comparison
 from toolkit.local.decision.coordination import listed_calls
-from toolkit.local.decision.fields import FieldReader
+from toolkit.local.decision.fields import FieldReader, asking_sentence
 from toolkit.local.decision.grounding import arguments_of, conversation_text
 from toolkit.local.decision.mentions import (
     declines_tools,
@@ -725,7 +725,8 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             picked = self.picked_number(record) if picks else None
             if picked is None and reading is None:
                 reading = self.reading()
-            found.append(picked or asked_number(record, reading or "", tool_words))
+            asking = asking_sentence(reading or "")  # the sentence that asks, not the way there
+            found.append(picked or asked_number(record, asking, tool_words))
         return found
 
     def _results_copied(self, answer: str) -> list[str]:

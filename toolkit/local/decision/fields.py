@@ -74,23 +74,26 @@ def picked_label(
 
 
 #: Where a sentence ends, in either script.
-_SENTENCE_END = re.compile(r"(?<=[。！？；!?;])")
+_SENTENCE_END = re.compile(r"(?<=[。！？；])|(?<=[.!?;])\s+(?=[A-Z])")
 
 
 def asking_sentence(question: str) -> str:
     """The question's last sentence, the one that asks: "那家酒厂有多少名员工？" of
     "哈罗盖特煤矿福利俱乐部的啤酒由一家啤酒厂供应。那家酒厂有多少名员工？" — the sentence
     before it tells the way there, and its words (啤酒, "beer") drew the pick to another
-    field of the record.
+    field of the record ("cloth" of "… sends its cloth out to be dyed. How many vats …?"
+    named "yards of cloth per week").
 
     Args:
         question: The user's question.
 
     Returns:
-        Its last sentence that holds more than punctuation, or the question itself.
+        Its last sentence with a question mark (else its last sentence), or the question
+        itself.
     """
-    sentences = [s for s in _SENTENCE_END.split(question) if re.search(r"\w", s)]
-    return sentences[-1].strip() if sentences else question
+    sentences = [s.strip() for s in _SENTENCE_END.split(question) if re.search(r"\w", s)]
+    asking = [s for s in sentences if s.endswith(("?", "？"))] or sentences
+    return asking[-1] if asking else question
 
 
 class FieldReader:

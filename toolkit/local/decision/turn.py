@@ -20,6 +20,7 @@ from toolkit.local.decision.chains import (
     fields_of_one_record,
     first_step_for,
     is_value,
+    kind_named,
     named_next_step,
     number_parameters,
     other_field,
@@ -646,6 +647,23 @@ class CallJudge:
         if kind is None or kind == tool:
             return None
         return kind, {lookups[kind]: value}
+
+    def named_by_records(self, tool: str) -> tuple[str, dict[str, Any]] | None:
+        """A call of a tool that looks things up by name, asked about the thing of its kind
+        the turn's last record that names one gives
+        (:func:`~toolkit.local.decision.chains.kind_named`), when no call asked it yet;
+        ``None`` otherwise."""
+        key = name_parameter(tool, self.schemas.get(tool))
+        if key is None:
+            return None
+        asked = {str(v).strip().casefold() for _, a in self.turn_calls for v in a.values() if v}
+        for result in reversed(self.turn_results):
+            if result is None or is_error(result):
+                continue
+            name = kind_named(result, tool)
+            if name and name.strip().casefold() not in asked:
+                return tool, {key: name.strip()}
+        return None
 
     def looks_past_the_question(self, call: dict[str, Any]) -> bool:
         """After results, every call of the turn answered: whether a call looks a thing up by
