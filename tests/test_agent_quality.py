@@ -1907,17 +1907,15 @@ def test_a_name_is_looked_up_in_the_tool_of_the_kind_it_states(local_server) -> 
 
 
 def test_both_terms_of_a_comparison_are_looked_up(local_server) -> None:
-    for question in (
-        "How many more ships per month does Birch Dock take than Larch Dock?",
-        "桦木码头每月比落叶松码头多停靠多少艘船？",
-    ):
-        message = _reply(local_server, [{"role": "user", "content": question}], get_dock, add)
-        asked = {
-            json.loads(c.function.arguments).get("name")
-            for c in message.tool_calls or []
-            if c.function.name == "get_dock"
-        }
-        assert len(asked) == 2, (question, asked, message.content)
+    question = "How many more ships per month does Birch Dock take than Larch Dock?"
+    messages = [{"role": "user", "content": question}]
+    message = _reply(local_server, messages, get_dock, add, get_canal)
+    asked = {
+        json.loads(c.function.arguments).get("name")
+        for c in message.tool_calls or []
+        if c.function.name == "get_dock"
+    }
+    assert asked == {"Birch Dock", "Larch Dock"}, (asked, message.content)
 
 
 # 56. Every call answered, the question's things all found: the small model looked up the
@@ -1966,11 +1964,16 @@ def test_a_number_the_question_states_waits_for_its_step(local_server) -> None:
 
 
 def test_the_field_a_chinese_question_asks_of_one_record_is_stated(local_server) -> None:
-    messages: list[dict] = [
-        {"role": "user", "content": "桦木码头每月停靠多少艘船？"},
-        _asked("c1", "get_dock", {"name": "桦木码头"}),
-        _answered("c1", _DOCKS["birch dock"]),
-    ]
-    message = _reply(local_server, messages, get_dock, get_canal)
-    assert not message.tool_calls, message.tool_calls
-    assert re.search(r"(?<![\d.])210(?![\d.])", message.content or ""), message.content
+    for question, name, ships in (
+        ("琥珀码头每个月停靠多少艘船？", "琥珀码头", "140"),
+        ("落叶松码头每月能停靠多少艘船？", "落叶松码头", "95"),
+    ):
+        messages: list[dict] = [
+            {"role": "user", "content": question},
+            _asked("c1", "get_dock", {"name": name}),
+            _answered("c1", get_dock.invoke({"name": name})),
+        ]
+        message = _reply(local_server, messages, get_dock, get_canal)
+        assert not message.tool_calls, message.tool_calls
+        said = message.content or ""
+        assert re.search(rf"(?<![\d.]){ships}(?![\d.])", said), (question, said)

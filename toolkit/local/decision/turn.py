@@ -671,8 +671,9 @@ class CallJudge:
         names (no word of the name in it) nor points at
         (:func:`~toolkit.local.decision.chains.points_past`: "那家酒厂", "that rink"): the
         ice rinks two breweries' records name, looked up when the question asked how much
-        the breweries brew together
-        (:attr:`~ToolPolicy.named_things_only`)."""
+        the breweries brew together (:attr:`~ToolPolicy.named_things_only`). A result that is
+        the name alone is the way on ("Mia Chen", the captain asked about), not a thing aside.
+        """
         if not self.auto or not self.policy.named_things_only or not self.turn_calls:
             return False
         if any(r is None or is_error(r) for r in self.turn_results):
@@ -682,6 +683,8 @@ class CallJudge:
         value = arguments_of(call).get(key) if key is not None else None
         if not isinstance(value, str) or _shares_a_word(value, self.question):
             return False
+        if any((r or "").strip().casefold() == value.strip().casefold() for r in self.turn_results):
+            return False  # a result that is the name alone (the captain "Mia Chen"): the way on
         answered = {t for t, _ in self.turn_calls}
         return not points_past(self.question, [t for t in self.schemas if t not in answered])
 
