@@ -42,7 +42,7 @@ from toolkit.local.decision.grounding import (
     rules_out_extra_call,
     uses_given_values,
 )
-from toolkit.local.decision.kinds import name_before_kind
+from toolkit.local.decision.kinds import is_phrase, name_before_kind
 from toolkit.local.decision.mentions import writes_out
 from toolkit.local.decision.numbers import (
     known_numbers,
@@ -519,11 +519,14 @@ class CallWriter:
         (:meth:`CallJudge.named_by_records`: ``get_dye_works("Threlkeld Dye Works")`` for
         ``get_dye_works("Grisdale Weaving Shed")`` once the shed's record named it); ``None``
         when there is none (a step of nothing). The call as it was when the new one is not
-        sound."""
+        sound, or when that tool refused the name already (厂 "factory" read 铸钟厂 as a toy
+        factory's: the bell foundry tool is the next try)."""
         if len(first[2]) != 1 or (moved := turn.of_its_kind(first[2][0])) is None:
             return first
         tool, arguments = moved
         call = {"function": {"name": tool, "arguments": json.dumps(arguments, ensure_ascii=False)}}
+        if turn.refused(tool, arguments):
+            return first  # the name's own tool refused it: the model's choice is the next try
         if turn.history.redundant(call):
             onward = turn.named_by_records(first[2][0]["function"]["name"])
             return None if onward is None else self._written_with(turn, *onward)
@@ -716,8 +719,8 @@ class CallWriter:
         }
         for value in refused:  # "哈罗盖特煤矿福利" refused by get_coal_mine: "哈罗盖特煤矿"
             cut = name_before_kind(value, tool) if self.policy.named_kinds else None
-            if cut is not None and cut in asked:  # before the question's other spans
-                formed[value] = [cut]
+            if cut is not None and cut in asked and not parts_of(value) and not is_phrase(cut):
+                formed[value] = [cut]  # before the question's other spans; a list is its items
         forms = [f for v in refused for f in formed[v]]
         if not forms:
             return None  # no other form of the values it failed with: nothing to try

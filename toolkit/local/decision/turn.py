@@ -648,6 +648,13 @@ class CallJudge:
             return None
         return kind, {lookups[kind]: value}
 
+    def refused(self, tool: str, arguments: Mapping[str, Any]) -> bool:
+        """Whether a call of this turn asked the tool these arguments and failed."""
+        return any(
+            name == tool and dict(asked) == dict(arguments) and (r is None or is_error(r))
+            for (name, asked), r in zip(self.turn_calls, self.turn_results, strict=True)
+        )
+
     def named_by_records(self, tool: str) -> tuple[str, dict[str, Any]] | None:
         """A call of a tool that looks things up by name, asked about the thing of its kind
         the turn's last record that names one gives
