@@ -908,7 +908,7 @@ class CallWriter:
             return None  # a value does not fit the parameter's schema
         if generation.finish_reason != "stop" or len(found) != 1:
             return None
-        if turn.history.redundant(found[0]) or turn.rejected(found[0]):
+        if turn.rejected(found[0]):  # a repeat of the conversation's, or unsound
             return None
         if any(n == tool and a == arguments_of(found[0]) for n, a in made):
             return None

@@ -719,14 +719,13 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         field as the model picks it first (:meth:`~FieldReader.picked_number`: the reading is
         asked for only when the model picks none)."""
         tool_words = {w for name in self.job.tool_names for w in name_words(name)}
-        reading: str | None = None
+        asking: str | None = None  # the reading's sentence that asks, not the way there
         found: list[str | None] = []
         for record in records:
             picked = self.picked_number(record) if picks else None
-            if picked is None and reading is None:
-                reading = self.reading()
-            asking = asking_sentence(reading or "")  # the sentence that asks, not the way there
-            found.append(picked or asked_number(record, asking, tool_words))
+            if picked is None and asking is None:
+                asking = asking_sentence(self.reading())
+            found.append(picked or asked_number(record, asking or "", tool_words))
         return found
 
     def _results_copied(self, answer: str) -> list[str]:

@@ -23,6 +23,7 @@ import functools
 import itertools
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from toolkit.local.decision.mentions import ACTION_WORDS
@@ -65,24 +66,28 @@ def _terms(words: Sequence[str]) -> set[str]:
     return terms | {root(a + b) for a, b in itertools.pairwise(folded)}
 
 
-def _tool_terms(tool: str) -> set[str]:
+@functools.cache
+def _tool_terms(tool: str) -> frozenset[str]:
     """The stems of a tool's kind words: its name's words but those that say how it works
     (``get_salt_pan`` → salt, pan, saltpan)."""
     words = [w for w in re.findall(r"[A-Za-z]+", tool) if w.casefold() not in ACTION_WORDS]
-    return _terms([w for w in words if w.casefold() in name_words(tool)])
+    return frozenset(_terms([w for w in words if w.casefold() in name_words(tool)]))
 
 
-def _gloss_terms(word: str) -> set[str]:
-    """The terms of a Chinese word's English glosses (none when the dictionary lacks it)."""
+@functools.cache
+def _gloss_terms(word: str) -> frozenset[str]:
+    """The terms of a Chinese word's English glosses (none when the dictionary lacks it);
+    read once per word, as a question's spans are read over and over."""
     glosses = _glosses().get(word, ())
-    return _terms([w for g in glosses for w in re.findall(r"[A-Za-z]+", _GLOSS_NOTES.sub(" ", g))])
+    words = [w for g in glosses for w in re.findall(r"[A-Za-z]+", _GLOSS_NOTES.sub(" ", g))]
+    return frozenset(_terms(words))
 
 
-def _weighted_terms(name: str) -> list[tuple[float, set[str]]]:
+def _weighted_terms(name: str) -> list[tuple[float, AbstractSet[str]]]:
     """The words a name's kind is read from, each with its weight."""
     if writes_spaceless(name):
         glosses = _glosses()
-        found: list[tuple[float, set[str]]] = []
+        found: list[tuple[float, AbstractSet[str]]] = []
         end = len(name)
         while end > 0 and len(found) < _KIND_WORDS:
             start = next(
@@ -97,14 +102,18 @@ def _weighted_terms(name: str) -> list[tuple[float, set[str]]]:
     words = re.findall(r"[A-Za-z]+", name)[-_KIND_WORDS:]
     if not words or not all(w[0].isupper() for w in words):
         return []  # a name is capitalised ("Kestwick Sawmill"), not a phrase
-    last = _terms(words)  # the last word, and it joined to the one before ("Salt Pan")
-    last -= _terms(words[:-1])
     before = _terms(words[:-1])
+    last = _terms(words) - before  # the last word, and it joined to the one before ("Salt Pan")
     return [(2.0, last), (1.0, before)]
 
 
 def _matches(term: str, kind: str) -> bool:
     return term == kind or (len(term) >= _SHORTEST_BEGINNING and kind.startswith(term))
+
+
+def _says(terms: AbstractSet[str], kind: AbstractSet[str]) -> bool:
+    """Whether any of a word's terms matches a word of the kind."""
+    return any(_matches(t, k) for t in terms for k in kind)
 
 
 def kind_of(name: str, tools: Iterable[str]) -> str | None:
@@ -153,8 +162,7 @@ def name_before_kind(value: str, tool: str) -> str | None:
         return None
     for end in range(len(value) - 1, 2, -1):
         for start in range(max(2, end - _LONGEST_WORD), end):
-            terms = _gloss_terms(value[start:end])
-            if any(_matches(t, k) for t in terms for k in kind):
+            if _says(_gloss_terms(value[start:end]), kind):
                 return value[:end]
     return None
 
@@ -198,14 +206,13 @@ def named_things(text: str, tools: Iterable[str]) -> list[tuple[str, str]]:
         return []
     kinds = {tool: _tool_terms(tool) for tool in dict.fromkeys(tools)}
     found: list[tuple[str, str]] = []
-    end = len(text)
     taken = len(text)  # names do not overlap: read from the end
     for end in range(len(text), 2, -1):
         if end > taken:
             continue
         for start in range(max(0, end - _LONGEST_WORD), end):
             terms = _gloss_terms(text[start:end])
-            hits = [t for t, k in kinds.items() if any(_matches(g, x) for g in terms for x in k)]
+            hits = [t for t, k in kinds.items() if _says(terms, k)]
             if len(hits) != 1:
                 continue
             start = _kind_start(text, start, kinds[hits[0]])  # 救生艇 "lifeboat" before 站
@@ -234,12 +241,11 @@ def named_things(text: str, tools: Iterable[str]) -> list[tuple[str, str]]:
     return found[::-1]
 
 
-def _kind_start(text: str, start: int, kind: set[str]) -> int:
+def _kind_start(text: str, start: int, kind: AbstractSet[str]) -> int:
     """Where the words of a kind that end at ``start`` begin, the longest first."""
     while start > 0:
         for begin in range(max(0, start - _LONGEST_WORD), start):
-            terms = _gloss_terms(text[begin:start])
-            if any(_matches(g, x) for g in terms for x in kind):
+            if _says(_gloss_terms(text[begin:start]), kind):
                 start = begin
                 break
         else:

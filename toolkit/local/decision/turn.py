@@ -633,12 +633,7 @@ class CallJudge:
             return None
         lookups = {n: k for n, s in self.schemas.items() if (k := name_parameter(n, s))}
         if is_phrase(value):  # "马厩一共有多少匹": the first thing the question names, not asked
-            asked = {
-                str(v).strip().casefold()
-                for _, a in self.turn_calls
-                for v in a.values()
-                if isinstance(v, str)
-            }
+            asked = self._asked_texts()
             for name, kind in named_things(self.question, lookups):
                 if name.casefold() not in asked:
                     return kind, {lookups[kind]: name}
@@ -647,6 +642,11 @@ class CallJudge:
         if kind is None or kind == tool:
             return None
         return kind, {lookups[kind]: value}
+
+    def _asked_texts(self) -> set[str]:
+        """The text values this turn's calls asked about, stripped and case-folded."""
+        texts = [v for _, a in self.turn_calls for v in a.values() if isinstance(v, str)]
+        return {v.strip().casefold() for v in texts}
 
     def refused(self, tool: str, arguments: Mapping[str, Any]) -> bool:
         """Whether a call of this turn asked the tool these arguments and failed."""
@@ -663,7 +663,7 @@ class CallJudge:
         key = name_parameter(tool, self.schemas.get(tool))
         if key is None:
             return None
-        asked = {str(v).strip().casefold() for _, a in self.turn_calls for v in a.values() if v}
+        asked = self._asked_texts()
         for result in reversed(self.turn_results):
             if result is None or is_error(result):
                 continue
