@@ -1977,3 +1977,119 @@ def test_the_field_a_chinese_question_asks_of_one_record_is_stated(local_server)
         assert not message.tool_calls, message.tool_calls
         said = message.content or ""
         assert re.search(rf"(?<![\d.]){ships}(?![\d.])", said), (question, said)
+
+
+# 59. A refusal in the tool's own words ("I couldn't find a station called …") was not read as
+# one: with the route's record beside it, two lookups had answered, and the station the record
+# names was never looked up. The refusal is an error, and the named station is the next step.
+
+
+def test_a_refusal_in_a_tools_own_words_leaves_the_chain_its_next_step(local_server) -> None:
+    messages: list[dict] = [
+        {"role": "user", "content": "Route 7 ends at a station. How many platforms has it?"},
+        _asked("c1", "get_station", {"name": "Route 7"}),
+        _answered("c1", "I couldn't find a station called Route 7."),
+        _asked("c2", "get_bus_route", {"name": "Route 7"}),
+        _answered("c2", _ROUTES["route 7"]),
+    ]
+    message = _reply(local_server, messages, get_station, get_bus_route)
+    calls = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
+    assert calls == [("get_station", {"name": "Willowgate Station"})], (message.content, calls)
+
+
+# 60. A record names the next thing by a name whose own words say its kind without the tool's
+# word ("Penmoor Ropeworks" for ``get_ropewalk``): the small model answered with the harbour's
+# own numbers. The name is read for its kind, and looked up.
+
+_HARBOURS = {
+    "corran harbour": (
+        "Corran Harbour (科兰港): opened 1788, 14 berths, 320 boats a year; "
+        "its rope comes from Penmoor Ropeworks"
+    ),
+}
+_ROPEWALKS = {
+    "penmoor ropeworks": "Penmoor Ropeworks (彭穆尔制绳厂): founded 1820, 23 spinners, 410 m long",
+}
+
+
+@tool
+def get_harbour(name: str) -> str:
+    """Look up a harbour: when it opened, its berths, its boats and where its rope comes from.
+
+    Args:
+        name: The harbour's name.
+    """
+    return _record_of(_HARBOURS, "harbour", name)
+
+
+@tool
+def get_ropewalk(name: str) -> str:
+    """Look up a ropewalk: when it was founded, its spinners and its length.
+
+    Args:
+        name: The ropewalk's name.
+    """
+    return _record_of(_ROPEWALKS, "ropewalk", name)
+
+
+def test_a_name_whose_words_say_its_kind_is_the_chains_next_step(local_server) -> None:
+    question = "Corran Harbour buys its rope from a ropewalk. How many spinners work there?"
+    result = ToolLoop(_chat(local_server), [get_harbour, get_ropewalk, add]).run(question)
+    assert result.answered, result.hint
+    asked = [(name, args.get("name")) for name, args in _loop_calls(result)]
+    assert ("get_ropewalk", "Penmoor Ropeworks") in asked, asked
+    assert re.search(r"(?<![\d.])23(?![\d.])", result.answer), result.answer
+
+
+# 61. "Which has more, and by how many?": the small model stated the order alone, or added the
+# two records' numbers. The larger less the smaller is the step.
+
+
+def test_by_how_much_one_value_exceeds_the_other_is_a_subtraction(local_server) -> None:
+    names = ["Amber Dock", "Larch Dock"]
+    calls = [_asked(f"c{i}", "get_dock", {"name": n})["tool_calls"][0] for i, n in enumerate(names)]
+    messages: list[dict] = [
+        {"role": "user", "content": "琥珀码头和落叶松码头哪个起重机更多？多出几台？"},
+        {"role": "assistant", "content": "", "tool_calls": calls},
+        *(_answered(f"c{i}", get_dock.invoke({"name": n})) for i, n in enumerate(names)),
+    ]
+    message = _reply(local_server, messages, get_dock, add, subtract_numbers)
+    asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
+    assert asked == [("subtract_numbers", {"a": 6, "b": 4})], (message.content, asked)
+
+
+# 62. A question no offered tool is about, asked of a lookup with a phrase of the question as
+# the name ("世界上最长的河流"): no thing of the lookup's kind is named, so no call is made.
+
+
+def test_a_phrase_of_the_question_is_no_name_to_look_up(local_server) -> None:
+    messages = [{"role": "user", "content": "世界上最长的河流是哪一条？"}]
+    message = _reply(local_server, messages, get_harbour, get_ropewalk)
+    asked = [(c.function.name, c.function.arguments) for c in message.tool_calls or []]
+    assert not asked, asked
+    assert message.content, message
+
+
+# 63. A word problem with a lookup offered beside the arithmetic tools, which the small model
+# answered in text with one of its numbers: the question names nothing to look up, so it is
+# planned as arithmetic before any call.
+
+
+def test_a_word_problem_that_names_nothing_to_look_up_is_planned(local_server) -> None:
+    for question, calls, left in (
+        (
+            "每箱装 24 瓶水，仓库里有 15 箱，卖掉了 130 瓶，还剩多少瓶？",
+            [("multiply_numbers", [15, 24]), ("subtract_numbers", [130, 360])],
+            "230",
+        ),
+        (
+            "A baker makes 12 trays of 18 rolls and sells 150 rolls. How many rolls are left?",
+            [("multiply_numbers", [12, 18]), ("subtract_numbers", [150, 216])],
+            "66",
+        ),
+    ):
+        result = ToolLoop(_chat(local_server), [*_ARITHMETIC, get_harbour]).run(question)
+        assert result.answered, result.hint
+        made = [(name, sorted(args.values())) for name, args in _loop_calls(result)]
+        assert made == calls, (question, made)
+        assert re.search(rf"(?<![\d.]){left}(?![\d.])", result.answer), result.answer

@@ -626,6 +626,40 @@ def test_a_record_names_an_entity_of_the_kind_a_tool_looks_up():
     assert kind_named("runs to the station by the river", "get_station") is None
 
 
+def test_a_record_names_an_entity_whose_own_words_state_the_tools_kind():
+    # "Light" of a lighthouse: read against the offered lookups, not the tool's last word
+    wreck = "The Osprey sank in 1911; the nearest lighthouse is Corrie Head Light."
+    lookups = ["get_wreck", "get_lighthouse", "get_harbour"]
+    assert kind_named(wreck, "get_lighthouse") is None
+    assert kind_named(wreck, "get_lighthouse", lookups=lookups) == "Corrie Head Light"
+    # a name already asked is passed over for the next of the kind
+    two = "Corrie Head Light stands near Brenna Point Light."
+    skip = frozenset({"corrie head light"})
+    assert kind_named(two, "get_lighthouse", lookups=lookups, skip=skip) == "Brenna Point Light"
+    # a tool that is no lookup by name among them: none
+    assert kind_named(wreck, "get_lighthouse", lookups=["get_wreck"]) is None
+
+
+def test_the_named_entity_is_looked_up_with_a_sum_made_beside_the_record():
+    wreck = "The Osprey sank in 1911; the nearest lighthouse is Corrie Head Light."
+    schemas = {
+        name: {"properties": {"name": {"type": "string"}}, "required": ["name"]}
+        for name in ("get_wreck", "get_lighthouse")
+    }
+    schemas["multiply"] = {
+        "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+        "required": ["a", "b"],
+    }
+    question = "The Osprey lies near a lighthouse. How tall is that lighthouse?"
+    calls = [("multiply", {"a": 10, "b": 10}), ("get_wreck", {"name": "Osprey"})]
+    step = ("get_lighthouse", {"name": "Corrie Head Light"})
+    assert named_next_step(calls, ["100", wreck], [False, False], question, schemas) == step
+    # the lighthouse tool refused the wreck's name first: the step is still the named one
+    refused = [("get_lighthouse", {"name": "Osprey"}), ("get_wreck", {"name": "Osprey"})]
+    results = ["I couldn't find a lighthouse called Osprey.", wreck]
+    assert named_next_step(refused, results, [True, False], question, schemas) == step
+
+
 def test_a_step_asked_first_of_the_wrong_value_is_resumed_with_the_entity_its_record_names():
     refusal = "not found: Route 7. Known stations: Willowgate Station (柳门站), Elm Yard (榆场)"
     calls = [("get_station", {"name": "Route 7"}), ("get_route", {"name": "Route 7"})]
@@ -655,6 +689,11 @@ def test_the_number_a_question_asks_of_a_record_is_found_by_its_label():
     # words match by their stems: "open" asks for "opened"
     rink = "name=Hallam Rink, opened=1971, seats=640, lessons_per_week=30"
     assert asked_number(rink, "In which year did Hallam Rink open?") == "1971"
+    # "how deep" asks for the depth, "how tall" for the height
+    mine = "Ely Mine: opened 1890, depth 300 m, 40 miners"
+    assert asked_number(mine, "How deep is Ely Mine?") == "300"
+    tower = "Ely Tower: built 1890, height 41 m, 3 bells"
+    assert asked_number(tower, "How tall is Ely Tower?") == "41"
 
 
 _SCHEMAS = {
@@ -717,3 +756,37 @@ def test_a_record_starts_with_its_name_before_a_colon_or_a_dash():
     assert record_name('{"name": "Hall", "rooms": 4}') == ""
     # the name's words are no labels: "crew" is asked
     assert asked_number(brigade, "How many crew does Kestrel Vale Fire Brigade have?") == "28"
+
+
+def test_a_name_every_lookup_refused_is_asked_of_the_lookups_not_tried():
+    by_name = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+    tools = [
+        {"type": "function", "function": {"name": n, "parameters": by_name}}
+        for n in ("get_ropewalk", "get_harbour", "get_chandlery")
+    ]
+    question = "Penmoor buys its rope from one ropewalk. How many spinners work there?"
+
+    def judge(*steps: tuple[list[tuple[str, str]], list[str]]) -> CallJudge:
+        messages = _steps(question, *steps)
+        return CallJudge(ChatJob(messages=messages, tools=tools), ToolPolicy(), auto=True)
+
+    refused = ([("get_ropewalk", '{"name": "Penmoor Ropewalk"}')], ["No ropewalk named that."])
+    # the name in the question's words ("Penmoor"), of each lookup not called yet
+    assert judge(refused).names_for_untried() == [
+        ("get_harbour", {"name": "Penmoor"}),
+        ("get_chandlery", {"name": "Penmoor"}),
+    ]
+    # a sum beside the refusal is no lookup that answered
+    stray = (
+        [("get_ropewalk", '{"name": "Penmoor"}'), ("add", '{"a": 1, "b": 1}')],
+        ["Unknown ropewalk.", "2"],
+    )
+    assert judge(stray).names_for_untried()[0] == ("get_harbour", {"name": "Penmoor"})
+    # a name the question does not write, or two names refused: none
+    other = ([("get_ropewalk", '{"name": "Corran Ropewalk"}')], ["Unknown ropewalk."])
+    assert judge(other).names_for_untried() == []
+    two = (
+        [("get_ropewalk", '{"name": "Penmoor"}'), ("get_harbour", '{"name": "ropewalk"}')],
+        ["Unknown ropewalk.", "Unknown harbour."],
+    )
+    assert judge(two).names_for_untried() == []

@@ -20,6 +20,7 @@ from toolkit.local.decision.combining import (
     arithmetic_calls,
     asks_average,
     asks_combination,
+    asks_difference,
     asks_each,
     combining_text,
     is_arithmetic,
@@ -310,6 +311,10 @@ def test_a_question_asks_for_its_values_combined_by_its_words() -> None:
         "两段船一共要坐多少分钟？",
         "东塔比西塔的海拔高出多少米？",
         "How many degrees Celsius warmer is Shenzhen than Harbin?",
+        # the difference asked after the order: "more staff, and by how many?", "多出几个？"
+        "Which mill has more looms, and by how many?",
+        "东磨坊和西磨坊哪个织机更多？多出几台？",
+        "哪个船闸更深？深出多少米？",
     ):
         assert asks_combination(question), question
     for question in (
@@ -319,6 +324,8 @@ def test_a_question_asks_for_its_values_combined_by_its_words() -> None:
         "公司总部在哪里？",
         "How much does the Wrenfield honey cost?",
         "What does the warning on the Wrenfield label mean?",
+        "磨坊至少多少台织机？",
+        "这座塔身高多少米？",
     ):
         assert not asks_combination(question), question
 
@@ -409,3 +416,18 @@ def test_a_records_field_the_model_picks_comes_before_the_reading():
     # a pick that is no number of the record leaves its numbers as they were
     stray = looked_up(messages, tools, picked=lambda record: "999")
     assert stray is not None and stray.sources[2][0] == {1.7, 27.0}
+
+
+def test_a_comparison_asks_by_how_much_its_values_differ() -> None:
+    for question in (
+        "Which ropewalk has more spinners, and by how many?",
+        "彭穆尔绳索厂和卡文绳索厂哪家工人更多？多出几个人？",
+        "How many more ropes does Penmoor make than Corran?",
+    ):
+        assert asks_difference(question), question
+    for question in (
+        "How many spinners do the two ropewalks have in total?",
+        "两家绳索厂一共有多少名工人？",
+        "Which ropewalk has more spinners?",
+    ):
+        assert not asks_difference(question), question

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from toolkit.local.decision.comparison import asked_order, comparison
+from toolkit.local.decision.comparison import asked_order, compared_entries, comparison
 from toolkit.local.decision.prompt import answer_messages, listed_values
 from toolkit.local.decision.records import labelled_numbers
 
@@ -75,6 +75,24 @@ def test_two_looked_up_numbers_are_compared_in_the_question_s_terms():
     assert comparison(three) == (
         "Comparison: Oslo (-3) is the coldest, ahead of Rome (12) and Cairo (24)."
     )
+
+
+def test_the_compared_entries_are_in_the_order_asked_for():
+    fewer = _looked_up(
+        "Which ropewalk has fewer spinners, and by how many?",
+        "get_ropewalk",
+        "name",
+        ("Penmoor Ropewalk", "Penmoor Ropewalk: 14 spinners"),
+        ("Corran Ropewalk", "Corran Ropewalk: 9 spinners"),
+    )
+    assert compared_entries(fewer) == [
+        (9.0, "Corran Ropewalk", "9"),
+        (14.0, "Penmoor Ropewalk", "14"),
+    ]
+    tie = _looked_up(
+        "Which has more?", "get_ropewalk", "name", ("A", "A: 9 spinners"), ("B", "B: 9 spinners")
+    )
+    assert compared_entries(tie) is None
 
 
 def test_nothing_is_compared_unless_one_tool_s_numbers_answer_a_comparison():

@@ -203,3 +203,21 @@ def test_an_item_fits_its_parameter():
     assert item_fits("blues", {"type": "string", "enum": ["rock", "jazz"]}) is None
     assert item_fits("twenty", {"type": "number"}) is None
     assert item_fits(3, {"type": "string"}) is None
+
+
+def test_a_list_written_before_the_words_of_the_tools_kind_asks_for_each_item():
+    # "Penmoor, Ashby and Corran ropewalks": the call's value ends with the kind's words
+    schemas = {"get_ropewalk": {"properties": {"name": {"type": "string"}}}}
+    question = "When were the Penmoor, Ashby and Corran ropewalks founded?"
+    chosen = [("get_ropewalk", {"name": "Penmoor Ropewalk"})]
+    assert listed_calls(question, chosen, schemas) == [
+        ("get_ropewalk", {"name": "Ashby Ropewalk"}),
+        ("get_ropewalk", {"name": "Corran Ropewalk"}),
+    ]
+    # a comparison's other term, written without the kind's words
+    question = "How many more ropes does Penmoor make than Ashby?"
+    assert listed_calls(question, chosen, schemas) == [("get_ropewalk", {"name": "Ashby Ropewalk"})]
+    # words the tool's name does not say are no kind's ("Boston City" of "New York City")
+    weather = {"get_weather": {"properties": {"city": {"type": "string"}}}}
+    asked = [("get_weather", {"city": "New York City"})]
+    assert listed_calls("Weather in New York and Boston?", asked, weather) == []

@@ -460,6 +460,22 @@ def test_a_refusal_returned_as_a_result_is_an_error() -> None:
     assert not is_error("No rain expected today, 20 °C")
     assert not is_error("No. 7 Bus: 12 stops")
     assert not is_error("Noon Dock: opened 1901, 6 cranes")
+    # a refusal in other words: it begins as one, or, with no number, says the thing is not there
+    for refusal in (
+        "I couldn't find a ropewalk called Penmoor.",
+        "No record for harbour 'Penmoor'.",
+        "Sorry, there is no ropewalk named Penmoor.",
+        "Sorry, no harbour matches Penmoor",
+        "Unsupported unit pair: furlong->li",
+        '{"error": "unknown harbour"}',
+        "Harbour 'Penmoor' is not in the registry.",
+        "Penmoor Ropewalk does not exist.",
+        "没有名为彭穆尔的港口",
+        "彭穆尔港不存在",
+    ):
+        assert is_error(refusal), refusal
+    assert not is_error("The ropewalk is not in operation.")  # a record's own words
+    assert not is_error("Penmoor is not listed as a heritage site; 2.4 m rise")
 
 
 @pytest.mark.parametrize(

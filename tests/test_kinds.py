@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from toolkit.local.decision.kinds import (
+    glossed_terms,
     is_phrase,
     kind_of,
     name_before_kind,
     name_parameter,
     named_things,
+    names_a_thing,
+    names_in_capitals,
+    names_nothing,
 )
+from toolkit.local.decision.records import glossed_number
 
 _BY_NAME = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
 
@@ -22,6 +27,17 @@ def test_a_latin_name_states_its_kind_in_its_last_words():
     assert kind_of("Fenwick Brick Yard", ["lookup_brickworks", "lookup_pottery"]) == (
         "lookup_brickworks"
     )
+
+
+def test_a_name_compounds_its_kind_or_ends_the_kinds_word():
+    # a kind word compounded with a place's head ("Bootworks", "Rackhouse") is the kind
+    assert kind_of("Pellow Bootworks", ["get_boot_factory", "get_tannery"]) == "get_boot_factory"
+    assert kind_of("Ashby Coalyard", ["get_coal_merchant", "get_dairy"]) == "get_coal_merchant"
+    # the end of a kind's compound word ("bindery" of bookbindery) is the kind
+    assert kind_of("Orton Bindery", ["get_bookbindery", "get_bakery"]) == "get_bookbindery"
+    # a head alone ("Works", "House") says no kind of a compound that ends with it
+    assert kind_of("Carrow Dye Works", ["get_dye_works", "get_glassworks"]) == "get_dye_works"
+    assert kind_of("Ashgrove Palm House", ["get_greenhouse", "get_tannery"]) is None
 
 
 def test_a_name_without_a_kind_word_or_a_phrase_states_none():
@@ -65,6 +81,10 @@ def test_a_chinese_span_refused_is_cut_after_the_word_of_the_tools_kind():
     assert name_before_kind("格林伍德锯木厂", "get_sawmill") is None  # it ends there
     assert name_before_kind("格林伍德锯木厂工人", "get_canal_lock") is None  # no such word
     assert name_before_kind("Greenwood Sawmill Club", "get_sawmill") is None  # not Chinese
+    # a span of "离格林伍德锯木厂最近的…" opens with a preposition: the name follows it
+    assert name_before_kind("离格林伍德锯木厂", "get_sawmill") == "格林伍德锯木厂"
+    assert name_before_kind("从格林伍德锯木厂工人", "get_sawmill") == "格林伍德锯木厂"
+    assert name_before_kind("离木厂", "get_sawmill") is None  # too short to hold a name
 
 
 def test_the_things_a_chinese_question_names_end_with_the_words_of_their_kinds():
@@ -86,7 +106,10 @@ def test_the_things_a_chinese_question_names_end_with_the_words_of_their_kinds()
     assert named_things("请告诉我诺斯菲尔德船闸有多深。", ["get_canal_lock"]) == [
         ("诺斯菲尔德船闸", "get_canal_lock")
     ]
-    assert named_things("How deep is Northfield Lock?", ["get_canal_lock"]) == []
+    # in Latin letters, a name in capitals whose words state the kind
+    assert named_things("How deep is Northfield Lock?", ["get_canal_lock"]) == [
+        ("Northfield Lock", "get_canal_lock")
+    ]
 
 
 def test_a_phrase_of_the_question_is_no_name():
@@ -95,3 +118,62 @@ def test_a_phrase_of_the_question_is_no_name():
     assert is_phrase("那座矿")
     assert not is_phrase("琥珀码头")
     assert not is_phrase("Amber Dock")
+    # in Latin letters, a named thing's thing in lower case
+    assert is_phrase("Corran Harbour's ropewalk")
+    assert not is_phrase("Corran Harbour") and not is_phrase("Schindler's List")
+
+
+def test_a_question_names_a_thing_of_a_lookups_kind():
+    lookups = ["get_boot_factory", "get_ropewalk"]
+    assert names_a_thing("How many workers does Pellow Bootworks have?", lookups)
+    assert names_a_thing("彭罗绳索厂和卡文绳索厂一共有多少名工人？", ["get_rope_works"])
+    # a question of general knowledge names nothing of the tools' kinds
+    assert not names_a_thing("Who painted The Night Watch?", lookups)
+    assert not names_a_thing("光在真空中的速度是多少？", ["get_rope_works"])
+    assert not names_a_thing("How many workers does Pellow Bootworks have?", [])
+    # names in capitals, without an article, of two words or more
+    assert names_in_capitals("The Osprey lies near Corrie Head Light.") == ["Corrie Head Light"]
+
+
+def test_the_words_of_a_kind_alone_name_nothing():
+    assert names_nothing("修道院", "get_monastery")
+    assert names_nothing("那家修道院", "get_monastery")
+    assert names_nothing("the Ropewalk", "get_ropewalk")
+    assert names_nothing("Boot Factory", "get_boot_factory")
+    assert not names_nothing("凯尔德修道院", "get_monastery")  # a name before the kind
+    assert not names_nothing("Penmoor Ropewalk", "get_ropewalk")
+    assert not names_nothing("修道院", "get_ropewalk")  # another tool's kind
+
+
+def test_a_counted_chinese_list_names_each_thing_of_its_kind():
+    # "A、B和C这三家绳索厂": each name before the count, with the kind's word after it
+    question = "彭罗、阿什比和卡文这三家绳索厂一共有多少名工人？"
+    assert named_things(question, ["get_rope_works", "get_dock"]) == [
+        ("彭罗绳索厂", "get_rope_works"),
+        ("阿什比绳索厂", "get_rope_works"),
+        ("卡文绳索厂", "get_rope_works"),
+    ]
+    assert named_things("彭罗和卡文两家绳索厂有几台机器？", ["get_rope_works"]) == [
+        ("彭罗绳索厂", "get_rope_works"),
+        ("卡文绳索厂", "get_rope_works"),
+    ]
+    # a count with no name before it names nothing
+    assert named_things("这三家绳索厂一共有多少名工人？", ["get_rope_works"]) == []
+
+
+def test_a_chinese_question_names_a_records_english_label_through_its_glosses():
+    ropewalk = "Penmoor Ropewalk (彭穆尔绳索厂): founded 1820, 14 workers, 3 horses, 900 m"
+    # 工人 "worker" says the workers; a question no label's word is in: none
+    assert glossed_number(ropewalk, glossed_terms("彭穆尔绳索厂有多少名工人？")) == "14"
+    assert glossed_number(ropewalk, glossed_terms("彭穆尔绳索厂的绳子有多结实？")) is None
+    # the words that ask ("多少": "number", "amount") name no label
+    counts = "Penmoor: number of ropes 40, amount of hemp 12 t"
+    assert glossed_number(counts, glossed_terms("有多少？")) is None
+    # a word inside a thing's name is not the question's (植物 "plant" of 植物园)
+    garden = '{"plant_species": 6300, "glasshouses": 5}'
+    assert glossed_number(garden, glossed_terms("那家植物园有几座温室？")) is None
+    assert glossed_number(garden, glossed_terms("那家植物园有多少种植物？")) == "6300"
+    # of two labels said, the one nearest the question's end ("消防站 … 消防车": the engines)
+    station = '{"engines": 3, "firefighters": 27}'
+    assert glossed_number(station, glossed_terms("那个消防站有几辆消防车？")) == "3"
+    assert glossed_terms("How many horses?") == {}

@@ -48,9 +48,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from toolkit.local.decision.grounding import lone_text_parameter
+from toolkit.local.decision.kinds import kind_of, name_parameter, names_in_capitals
 from toolkit.local.decision.mentions import ACTION_WORDS, says_kind
 from toolkit.local.decision.numbers import (
     first_stated,
@@ -423,8 +425,9 @@ def named_next_step(
     lands — how tall is that tower?" answered by the ferry's record, "… lands beside Gannet
     Rock Lighthouse": ``get_lighthouse("Gannet Rock Lighthouse")`` is due.
 
-    Made when the turn has one answered call, whose record names an entity of another
-    offered tool's kind (:func:`kind_named`) that takes one required text value; the question
+    Made when the turn has one answered call whose result is more than a value (a sum beside
+    it is no record), and its record names an entity of another offered tool's kind
+    (:func:`kind_named`) that takes one required text value; the question
     does not name that entity, no call asked it, no number of the record is the one the
     question names by its label (:func:`~toolkit.local.decision.records.asked_number`), and the
     question points at it: in Latin letters it says the kind's word ("lighthouse"), in
@@ -440,21 +443,22 @@ def named_next_step(
     Returns:
         ``(tool, arguments)`` of the step, or ``None``.
     """
-    answered = [i for i, bad in enumerate(failed) if not bad]
+    answered = [i for i, bad in enumerate(failed) if not bad and not is_value(results[i])]
     if len(answered) != 1:
         return None
-    first, _ = earlier[answered[0]]
+    passed = {earlier[answered[0]][0]}
     record = results[answered[0]] or ""
     tool_words = {w for name in schemas for w in name_words(name)}
-    if is_value(record) or asked_number(record, question, tool_words) is not None:
+    if asked_number(record, question, tool_words) is not None:
         return None
     asked = {str(v).casefold() for _, a in earlier for v in a.values() if isinstance(v, str)}
+    lookups = [n for n, s in schemas.items() if name_parameter(n, s)]
     latin = not writes_spaceless(question)
     for tool, schema in schemas.items():
         parameter = lone_text_parameter(schema)
-        if tool == first or parameter is None:
+        if tool in passed or parameter is None:
             continue
-        name = kind_named(record, tool)
+        name = kind_named(record, tool, lookups=lookups, skip=asked)
         if not name or name.casefold() in asked or name.casefold() in question.casefold():
             continue
         if not says_kind(question, tool) if latin else not _REFERS_ZH.search(question):
@@ -463,8 +467,8 @@ def named_next_step(
     return None
 
 
-#: A Chinese question that refers back to a thing ("那个果园", "该站", "它的").
-_REFERS_ZH = re.compile(r"那(?:个|座|家|片|条|间|所|位|里)|该|它")
+#: A Chinese question that refers back to a thing ("那个果园", "这家工厂", "该站", "它的").
+_REFERS_ZH = re.compile(r"[那这](?:个|座|家|片|条|间|所|位|里)|该|它")
 
 
 def refers_back(question: str) -> bool:
@@ -499,18 +503,28 @@ def points_past(question: str, tools: Iterable[str]) -> bool:
 _CAPITALISED = r"(?:[A-Z][\w'’.-]*\s+){1,4}"
 
 
-def kind_named(record: str | None, tool: str, refusal: str | None = None) -> str | None:
+def kind_named(
+    record: str | None,
+    tool: str,
+    refusal: str | None = None,
+    lookups: Iterable[str] = (),
+    skip: AbstractSet[str] = frozenset(),
+) -> str | None:
     """The name of an entity of the tool's kind that a record gives: one the tool's refusal
     listed as known ("Known lighthouses: Gannet Rock Lighthouse (塘鹅礁灯塔), …"), or else a
     name in capitals that ends with the words of the tool's name that are no action — all of
     them ("Gorse Lane Bell Foundry" for ``get_bell_foundry``), else the last
     (``get_lighthouse`` reads "lands beside Gannet Rock Lighthouse (塘鹅礁灯塔)" as "Gannet Rock
-    Lighthouse"). A chain's record names the next step's entity so.
+    Lighthouse"), else, among ``lookups``, a name in capitals whose own words state the tool's
+    kind (:func:`~toolkit.local.decision.kinds.kind_of`: "the nearest lighthouse is Saltmere
+    Point Light"). A chain's record names the next step's entity so.
 
     Args:
         record: The later call's result.
         tool: The failed tool's name.
         refusal: The failed call's result.
+        lookups: The tools that look things up by name, whose kinds a name is read against.
+        skip: Names (case-folded) not to give: those already asked.
 
     Returns:
         The name, or ``None``.
@@ -528,9 +542,15 @@ def kind_named(record: str | None, tool: str, refusal: str | None = None) -> str
         if not words:
             continue
         phrase = r"\s+".join(re.escape(w) for w in words)
-        found = re.search(rf"{_CAPITALISED}(?i:{phrase}s?)\b", text)
-        if found:
-            return found.group(0)
+        for found in re.finditer(rf"{_CAPITALISED}(?i:{phrase}s?)\b", text):
+            if found.group(0).casefold() not in skip:
+                return found.group(0)
+    lookups = list(lookups)
+    if tool not in lookups:
+        return None
+    for name in names_in_capitals(text):
+        if name.casefold() not in skip and kind_of(name, lookups) == tool:
+            return name
     return None
 
 

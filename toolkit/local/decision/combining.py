@@ -51,6 +51,7 @@ __all__ = [
     "arithmetic_calls",
     "asks_average",
     "asks_combination",
+    "asks_difference",
     "asks_each",
     "combining_text",
     "is_arithmetic",
@@ -76,16 +77,19 @@ COMBINING_PROMPTS = (
 #: the expression may use.
 _AVERAGE = re.compile(r"\b(?:average|mean)\b|平均|均值", re.IGNORECASE)
 #: A question that asks for the looked-up values combined: a total, an average, a difference,
-#: a ratio ("in total", "how much deeper … than", "一共", "比……大多少", "几倍"). Words of one
+#: a ratio ("in total", "between them", "how much deeper … than", "by how many", "一共",
+#: "比……大多少", "几倍", "多出几个", "高出多少", "哪家更大？大多少吨？"). Words of one
 #: value's own ("总部", headquarters; "总是", always) are not totals.
 _COMBINATION = re.compile(
     r"(?<![a-z])(?:totals?|in all|altogether|all together|combined|sum|add(?:s|ed)? up|"
-    r"together|average|(?:the|a) mean|mean (?:of|value)|difference|differ|ratio|by how much|"
-    r"how many times)(?![a-z])"
+    r"together|average|(?:the|a) mean|mean (?:of|value)|difference|differ|ratio|"
+    r"by how (?:much|many)|how many times|between (?:them|the (?:two|three|four)))(?![a-z])"
     rf"|(?<![a-z])how (?:much|many)(?: [a-z]+){{0,3}} (?:{LARGER_SMALLER_EN})(?![a-z])"
     r"|总(?![部统是结理监经裁督局])|一共|共计|合计|加起来|加在一起|之和|平均|均值|相差|差值|"
     r"差多少|多少倍|几倍"
-    rf"|比[^，。？?,.!！]{{1,30}}?(?:{LARGER_SMALLER_ZH})[了出]?(?:多少|几)",
+    rf"|比[^，。？?,.!！]{{1,30}}?(?:{LARGER_SMALLER_ZH})[了出]?(?:多少|几)"
+    r"|(?<![至最不很许好太])[多少][了出]?(?:多少|几)|(?:高|低|大|小|长|短|深|浅|重|轻)出(?:多少|几)"
+    r"|(?:^|[？?，,。！!])\s*(?:高|低|大|小|长|短|深|浅|重|轻|贵|早|晚)[了出]?(?:多少|几)",
     re.IGNORECASE,
 )
 #: A question that asks for each value on its own ("各有多少", "分别是多少", "How deep is each
@@ -376,6 +380,21 @@ def asks_average(messages: Sequence[Mapping[str, Any]]) -> bool:
         True for "average", "mean", "平均", "均值".
     """
     return _AVERAGE.search(last_question(messages)) is not None
+
+
+def asks_difference(question: str) -> bool:
+    """Whether a question that compares values asks by how much they differ, not for their
+    total or average ("Which has more staff, and by how many?", "哪家更大？大多少吨？",
+    "How many more runs has A than B?")."""
+    return asks_combination(question) and _TOTAL_OR_MEAN.search(question) is None
+
+
+#: A question's words for a total or an average, not a difference.
+_TOTAL_OR_MEAN = re.compile(
+    r"(?<![a-z])(?:totals?|sum|together|altogether|combined|in all|average|mean)(?![a-z])"
+    r"|一共|总(?![部统是结理监经裁督局])|加起来|合计|共计|之和|平均|均值",
+    re.IGNORECASE,
+)
 
 
 def asks_combination(question: str) -> bool:

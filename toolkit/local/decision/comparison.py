@@ -29,7 +29,13 @@ from toolkit.local.decision.records import asked_number, label_words, labelled_n
 from toolkit.local.decision.turn import failed, last_question, turn_start
 from toolkit.wire import content_text
 
-__all__ = ["LARGER_SMALLER_EN", "LARGER_SMALLER_ZH", "asked_order", "comparison"]
+__all__ = [
+    "LARGER_SMALLER_EN",
+    "LARGER_SMALLER_ZH",
+    "asked_order",
+    "compared_entries",
+    "comparison",
+]
 
 #: English words asking for the larger value, then for the smaller one (comparative and
 #: superlative forms).
@@ -187,6 +193,38 @@ def _looked_up(messages: Sequence[Mapping[str, Any]]) -> list[tuple[str, dict, s
     return found
 
 
+def compared_entries(
+    messages: Sequence[Mapping[str, Any]],
+    reading: str | None = None,
+    picked: Callable[[str], str | None] | None = None,
+) -> list[tuple[float, str, str]] | None:
+    """This turn's looked-up values the question compares, in the order it asks for (the
+    larger first for "longer", "更多"): ``(value, name, number as written)`` each; ``None``
+    when there is nothing to compare, or a tie (see the module docstring; the arguments as
+    for :func:`comparison`)."""
+    question = last_question(messages)
+    order = asked_order(question)
+    # A result without a number (a birthplace looked up on the side) compares nothing.
+    found = [f for f in _looked_up(messages) if said_numbers(f[2])]
+    if order is None or len(found) < 2 or len({tool for tool, _, _ in found}) != 1:
+        return None
+    keys = {k for _, arguments, _ in found for k in arguments}
+    varying = [k for k in keys if len({json.dumps(a.get(k)) for _, a, _ in found}) > 1]
+    if len(varying) != 1:
+        return None
+    word, larger, _ = order
+    ignore = {w for tool, _, _ in found for w in name_words(tool)}  # "salt works" names no label
+    entries = []
+    for _, arguments, result in found:
+        number = _compared_number(result, word, question, reading, ignore, picked)
+        name = arguments.get(varying[0])
+        if number is None or not isinstance(name, str):
+            return None
+        entries.append((float(number), name, number))
+    entries.sort(key=lambda e: e[0], reverse=larger)
+    return None if entries[0][0] == entries[1][0] else entries
+
+
 def comparison(
     messages: Sequence[Mapping[str, Any]],
     reading: str | None = None,
@@ -207,28 +245,11 @@ def comparison(
         "比较：长江（6300）比黄河（5464）更长。"; ``None`` when there is nothing to compare
         (see the module docstring).
     """
+    entries = compared_entries(messages, reading, picked)
+    if entries is None:
+        return None
     question = last_question(messages)
-    order = asked_order(question)
-    # A result without a number (a birthplace looked up on the side) compares nothing.
-    found = [f for f in _looked_up(messages) if said_numbers(f[2])]
-    if order is None or len(found) < 2 or len({tool for tool, _, _ in found}) != 1:
-        return None
-    keys = {k for _, arguments, _ in found for k in arguments}
-    varying = [k for k in keys if len({json.dumps(a.get(k)) for _, a, _ in found}) > 1]
-    if len(varying) != 1:
-        return None
-    word, larger, superlative = order
-    ignore = {w for tool, _, _ in found for w in name_words(tool)}  # "salt works" names no label
-    entries = []
-    for _, arguments, result in found:
-        number = _compared_number(result, word, question, reading, ignore, picked)
-        name = arguments.get(varying[0])
-        if number is None or not isinstance(name, str):
-            return None
-        entries.append((float(number), name, number))
-    entries.sort(key=lambda e: e[0], reverse=larger)
-    if entries[0][0] == entries[1][0]:
-        return None  # a tie: neither answers
+    word, _, superlative = asked_order(question) or ("", True, False)
     (_, first, value), rest = entries[0], entries[1:]
     if any("\u4e00" <= ch <= "\u9fff" for ch in question):
         others = "、".join(f"{name}（{n}）" for _, name, n in rest)

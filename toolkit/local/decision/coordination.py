@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolkit.local.decision.numbers import is_number
+from toolkit.local.decision.records import name_words
 
 __all__ = ["coordinated", "item_fits", "listed_calls"]
 
@@ -441,6 +442,8 @@ def _lists(
         if isinstance(value, (bool, list, dict)) or value is None or key not in properties:
             continue
         before, after = _listed(question, value)
+        if not (before or after) and isinstance(value, str):
+            before, after = _headed(question, value, tool)
         items = [*before, *after]
         if not items or _taken_together(items, tool, key, arguments, made):
             continue
@@ -451,6 +454,29 @@ def _lists(
             continue
         lists[key] = [*fitted[: len(before)], value, *fitted[len(before) :]]
     return lists
+
+
+def _headed(question: str, value: str, tool: str) -> tuple[list[Any], list[Any]]:
+    """The items of a list the question writes without the words of the tool's kind that the
+    call's value ends with: "Kelderby Monastery" asked of ``get_monastery`` for "Kelderby,
+    Sorrowmere and Vantry monasteries", "Aldermoor Ski Resort" for "more runs has Aldermoor
+    got than Snowhallow". Each item is written as the value is, with those words after it
+    ("Sorrowmere Monastery", "Snowhallow Ski Resort")."""
+    words = value.split()
+    kind = name_words(tool)
+    for cut in (1, 2):
+        if len(words) <= cut:
+            break
+        tail = words[-cut:]
+        if not all(w[:1].isupper() and w.isalpha() and w.casefold() in kind for w in tail):
+            break
+        stem = " ".join(words[:-cut])
+        if _find(question, stem) is None:
+            continue
+        before, after = _listed(question, stem)
+        head = " " + " ".join(tail)
+        return [f"{b}{head}" for b in before], [f"{a}{head}" for a in after]
+    return [], []
 
 
 def listed_calls(

@@ -41,18 +41,25 @@ import re
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from toolkit.errors import PromptError
+from toolkit.local.decision.arithmetic import arithmetic_tools
 from toolkit.local.decision.calling import CallWriter
 from toolkit.local.decision.chains import kind_named, refers_back
-from toolkit.local.decision.combining import asks_combination, asks_each
-from toolkit.local.decision.comparison import asked_order, comparison
+from toolkit.local.decision.combining import (
+    arithmetic_calls,
+    asks_combination,
+    asks_difference,
+    asks_each,
+)
+from toolkit.local.decision.comparison import asked_order, compared_entries, comparison
 from toolkit.local.decision.coordination import listed_calls
 from toolkit.local.decision.fields import FieldReader, asking_sentence
 from toolkit.local.decision.grounding import arguments_of, conversation_text
+from toolkit.local.decision.kinds import name_parameter, names_a_thing
 from toolkit.local.decision.mentions import (
     declines_tools,
     named_tools,
@@ -64,6 +71,7 @@ from toolkit.local.decision.numbers import (
     known_numbers,
     magnitude,
     numbers_of,
+    plain_number,
     said_numbers,
     signs_restored,
     stated_numbers,
@@ -250,6 +258,8 @@ def answer(
             retry = decoder.failure_retried() or decoder.failed_step_resumed()
         if retry is not None:  # a failed value in another form, or a failed step resumed
             yield from decoder.calls(None, first=retry)
+        elif answered and (difference := decoder.difference_step()) is not None:
+            yield from decoder.written_calls([difference])  # larger minus smaller, as asked
         elif answered and decoder.compared():  # the order asked for is in the results
             yield from decoder.final_answer()
         elif answered and decoder.asked_found():  # the number asked for is in the results
@@ -259,7 +269,10 @@ def answer(
             or untried_after_failures(job.messages, job.tool_names)  # another tool may help
         ):
             decoder.measure_names()
-            yield from decoder.calls(None)
+            untried = None
+            if untried_after_failures(job.messages, job.tool_names):
+                untried = decoder.untried_lookup()  # the refused name, of a lookup not tried
+            yield from decoder.written_calls([untried]) if untried else decoder.calls(None)
         elif not answered and (
             (  # a tool over recall: the model all but sure of it, or the question names it
                 decoder.p_text >= policy.text_threshold
@@ -358,11 +371,20 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
     def named_by_question(self) -> bool:
         """Whether the question says in its own words what an offered tool is about
         (:func:`~toolkit.local.decision.mentions.question_names`,
-        :attr:`~ToolPolicy.question_named_tools`): then, the model preferring text, the call
-        is tried and kept when it is sound, as when the model is all but sure of a tool."""
+        :attr:`~ToolPolicy.question_named_tools`), or names a thing of the kind of a tool
+        that looks things up by name (:func:`~toolkit.local.decision.kinds.names_a_thing`:
+        "鸦林酒厂" of ``get_distillery``, :attr:`~ToolPolicy.named_kinds`): then, the model
+        preferring text, the call is tried and kept when it is sound, as when the model is
+        all but sure of a tool."""
         if not self.policy.question_named_tools:
             return False
-        return bool(question_names(last_question(self.job.messages), self.job.tool_names))
+        question = last_question(self.job.messages)
+        if question_names(question, self.job.tool_names):
+            return True
+        if not self.policy.named_kinds:
+            return False
+        lookups = [t["function"]["name"] for t in self.job.tools if _looks_up_by_name(t)]
+        return names_a_thing(question, lookups)
 
     def answer_due(self) -> bool:
         """After results: whether the last step combined them and left nothing unused
@@ -376,6 +398,46 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         called = {c["function"]["name"] for m in turn for c in m.get("tool_calls") or []}
         likeliest = max(self.names, key=self.names.__getitem__)
         return likeliest in called and results_combined(self.job.messages)
+
+    def untried_lookup(self) -> tuple[str, dict[str, Any]] | None:
+        """Once every lookup of the turn failed at the one name the question gives, that name
+        asked of a lookup not tried yet (:meth:`~toolkit.local.decision.turn.CallJudge.
+        names_for_untried`): of the one such tool, or of the one the model would name most
+        likely among several. The small model, told the name was unknown, wrote arithmetic
+        on the question's "one" and "each", or answered that nothing could be found."""
+        options = CallJudge(self.job, self.policy, auto=True).names_for_untried()
+        if len(options) > 1:
+            self.measure_names()
+            if not self.names:
+                return None
+            return max(options, key=lambda option: self.names.get(option[0], 0.0))
+        return options[0] if options else None
+
+    def difference_step(self) -> tuple[str, dict[str, Any]] | None:
+        """After results, for a question that asks which value is larger and by how much
+        ("Which has more staff, and by how many?", "哪家更大？大多少吨？",
+        :func:`~toolkit.local.decision.combining.asks_difference`): the subtraction of the
+        smaller of the two compared values from the larger
+        (:func:`~toolkit.local.decision.comparison.compared_entries`), when a subtracting tool
+        is offered and the turn made no arithmetic call yet
+        (:attr:`~ToolPolicy.difference_of_order`). The small model added the records'
+        numbers, or stated the order alone."""
+        if not self.policy.difference_of_order or self.job.text_schema is not None:
+            return None
+        question = last_question(self.job.messages)
+        if asked_order(question) is None or not asks_difference(question):
+            return None
+        tools = arithmetic_tools(self.job.tools, among=True)
+        if tools is None or "-" not in tools.operations:
+            return None
+        if arithmetic_calls(self.job.messages, tools)[0]:
+            return None
+        entries = compared_entries(self.job.messages, self.reading(), self.picked_number)
+        if entries is None or len(entries) != 2:
+            return None
+        tool, first, second = tools.operations["-"]
+        larger, smaller = sorted((entries[0][0], entries[1][0]), reverse=True)
+        return tool, {first: plain_number(larger), second: plain_number(smaller)}
 
     def compared(self) -> bool:
         """After results: whether the question asks which value is larger, not by how much
@@ -988,3 +1050,10 @@ def _states(answer: str, spellings: Sequence[str]) -> bool:
     """Whether an answer states one of a number's spellings (by value, without its sign)."""
     values = {magnitude(s) for s in spellings}
     return any(magnitude(n) in values for n in said_numbers(answer))
+
+
+def _looks_up_by_name(tool: dict) -> bool:
+    """Whether an offered tool looks things up by name alone
+    (:func:`~toolkit.local.decision.kinds.name_parameter`)."""
+    function = tool["function"]
+    return name_parameter(function["name"], function.get("parameters")) is not None

@@ -25,10 +25,11 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from toolkit.local.decision.kinds import glossed_terms
 from toolkit.local.decision.phrases import writes_spaceless
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import FIELD_INSTRUCTION, FIELD_OPENING, FIELD_REQUEST
-from toolkit.local.decision.records import record_fields
+from toolkit.local.decision.records import glossed_number, record_fields
 from toolkit.local.decision.signals import option_logprobs
 from toolkit.local.decision.turn import last_question
 from toolkit.local.format.job import ChatJob
@@ -106,8 +107,11 @@ class FieldReader:
     template: str | None
 
     def picked_number(self, record: str) -> str | None:
-        """The number under the record's label the model picks as the field of a question
-        written in Chinese (its share of the calibrated scores at least
+        """The number under the record's label that a question written in Chinese says
+        through its words' English glosses, in the sentence that asks or else in the whole
+        question (:func:`~toolkit.local.decision.records.glossed_number`,
+        :attr:`~ToolPolicy.glossed_fields`: 动物 "animal" for "640 animals"), or else the one
+        the model picks as its field (its share of the calibrated scores at least
         :attr:`~ToolPolicy.field_pick_min`, :attr:`~ToolPolicy.picked_fields`); ``None``
         when the question is in Latin letters (its own words are matched to the labels), the
         model picks none, the record has fewer than two labels or the picked label stands
@@ -117,6 +121,12 @@ class FieldReader:
         question = asking_sentence(last_question(self.job.messages))
         if not writes_spaceless(question):  # its own words are matched to the labels
             return None
+        if self.policy.glossed_fields:  # a label the question's own words say in English
+            whole = last_question(self.job.messages)  # "…哪个起重机更多？多出几台？"
+            for text in dict.fromkeys((question, whole)):
+                glossed = glossed_number(record, glossed_terms(text))
+                if glossed is not None:
+                    return glossed
         fields = record_fields(record)
         labels = list(dict.fromkeys(label for label, _ in fields))
         if len(labels) < 2:

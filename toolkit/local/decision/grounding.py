@@ -546,8 +546,13 @@ def _signature(name: Any, arguments: Any) -> tuple[str, str]:
 def is_error(result: str) -> bool:
     """Whether a tool result's text is an error: ``Error: ...``, as the loop's executor,
     LangGraph's tool node and the seed's defensive loop write them, or a refusal a tool
-    returns as its result ("not found: X. Known warehouses: …", "未找到: X", "Unknown city",
-    "No sawmill named 'X'. Known sawmills: …", "No canal called 'X'.").
+    returns as its result in its own words.
+
+    A refusal begins as one ("not found: X. Known warehouses: …", "未找到: X", "Unknown city",
+    "No sawmill named 'X'", "No record for 'X'", "I couldn't find a mill called X", "Sorry,
+    there is no X", "Unsupported pair", ``{"error": …}``), or, holding no digit, says in its
+    first sentence that the thing is not there ("Quarry 'X' is not in the registry.",
+    "Observatory X does not exist.", "X 不存在").
 
     Args:
         result: The result's text.
@@ -555,13 +560,34 @@ def is_error(result: str) -> bool:
     Returns:
         True for an error.
     """
-    return _REFUSAL.match(result) is not None
+    if _REFUSAL.match(result) is not None:
+        return True
+    if re.search(r"\d", result):
+        return False
+    first = re.split(r"(?<=[.!?。！？])\s*", result.strip(), maxsplit=1)[0]
+    return _ABSENT.search(first) is not None
 
 
 #: How an error or a tool's refusal begins.
 _REFUSAL = re.compile(
-    r"\s*(?:error|not found|no such|unknown|未找到|找不到|没有找到|查无|错误"
-    r"|no(?:\s+[\w-]+){1,4}?\s+(?:named|called|matching|found)\b)",
+    r"""\s*["'{]*\s*(?:error|not\s+found|no\s+such|unknown|unsupported|invalid|sorry\b"""
+    r"|no\s+(?:records?|entry|entries|data|information|info|results?|match(?:es)?)\b"
+    r"|(?:i|we)\s+(?:couldn'?t|could\s+not|can'?t|cannot|can\s+not|(?:was|am|were|are)\s+"
+    r"unable\s+to)\s+(?:find|locate|look\s+up|identify)\b"
+    r"|there(?:\s+is|'s|\s+are)\s+no\b"
+    r"|未找到|找不到|没有找到|查无|查不到|错误|抱歉|无法|未知|不存在|暂无|无此"
+    r"|没有(?:名为|叫做?|这|该|此|关于)"
+    r"|no(?:\s+[\w-]+){1,4}?\s+(?:named|called|matching|matches|found)\b)",
+    re.IGNORECASE,
+)
+
+#: A first sentence's words that the thing asked about is not there.
+_ABSENT = re.compile(
+    r"\b(?:does\s+not|doesn't)\s+exist|\b(?:is|was|are)(?:\s+not|n't)\s+(?:(?:in|on)\s+(?:the|our"
+    r"|my|any|this)\s+(?:[\w-]+\s+){0,2}?(?:registry|register|records?|database|list|catalog(?:ue)?"
+    r"|index|system|directory|files?|books?)\b|(?:a\s+)?(?:known|listed|recogni[sz]ed|found"
+    r"|registered)\b)|\b(?:could\s+not|couldn't|cannot|can't)\s+"
+    r"be\s+found|\bnot\s+found\b|\bno\s+match|不存在|未找到|找不到|查无|没有(?:这|该|此)",
     re.IGNORECASE,
 )
 

@@ -30,7 +30,17 @@ from toolkit.local.decision.mentions import ACTION_WORDS
 from toolkit.local.decision.phrases import writes_spaceless
 from toolkit.local.decision.records import name_words, root
 
-__all__ = ["is_phrase", "kind_of", "name_before_kind", "name_parameter", "named_things"]
+__all__ = [
+    "glossed_terms",
+    "is_phrase",
+    "kind_of",
+    "name_before_kind",
+    "name_parameter",
+    "named_things",
+    "names_a_thing",
+    "names_in_capitals",
+    "names_nothing",
+]
 
 #: The longest dictionary word a name's end is read as (characters).
 _LONGEST_WORD = 6
@@ -108,7 +118,26 @@ def _weighted_terms(name: str) -> list[tuple[float, AbstractSet[str]]]:
 
 
 def _matches(term: str, kind: str) -> bool:
-    return term == kind or (len(term) >= _SHORTEST_BEGINNING and kind.startswith(term))
+    """Whether a name's term is a kind's word: the same stem, the beginning of it ("glass"
+    of glassworks), its end ("bindery" of bookbindery), or it compounded with a head that
+    makes a place of it ("toyworks" of toy, "boathouse" of boat)."""
+    if term == kind or (len(term) >= _SHORTEST_BEGINNING and kind.startswith(term)):
+        return True
+    if len(term) >= _SHORTEST_ENDING and kind.endswith(term) and term not in _COMPOUND_HEADS:
+        return True  # "bindery" of bookbindery
+    return len(kind) >= 3 and term.startswith(kind) and term[len(kind) :] in _COMPOUND_HEADS
+
+
+#: The fewest letters a term must have to be read as the end of a kind's word ("bindery").
+_SHORTEST_ENDING = 5
+
+
+#: The stems of the heads English compounds a place's name with ("Toyworks", "Brickyard").
+_COMPOUND_HEADS = frozenset(
+    root(w)
+    for w in "works yard house shop mill hall field ground store room place wright smith stead "
+    "side land".split()
+)
 
 
 def _says(terms: AbstractSet[str], kind: AbstractSet[str]) -> bool:
@@ -144,32 +173,132 @@ def kind_of(name: str, tools: Iterable[str]) -> str | None:
     return top[0] if len(top) == 1 else None
 
 
+def names_in_capitals(text: str) -> list[str]:
+    """The names a Latin-letter text writes in capitals, two to five words each, without an
+    article before them ("Saltmere Point Light" of "the nearest lighthouse is Saltmere Point
+    Light")."""
+    names = (re.sub(r"^(?:The|A|An)\s+", "", m.group(0)) for m in _IN_CAPITALS.finditer(text))
+    return [name for name in names if " " in name]
+
+
+#: A run of two to five words in capitals.
+_IN_CAPITALS = re.compile(r"(?<![\w'’-])[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){1,4}")
+
+
+def names_a_thing(text: str, tools: Iterable[str]) -> bool:
+    """Whether a question names a thing of the kind of one of ``tools`` (lookups by name): a
+    Chinese name before a word of a tool's kind (:func:`named_things`: "鸦林酒厂"), or a name
+    in capitals whose own words state a tool's kind (:func:`kind_of`: "Marrowby Toyworks")."""
+    return bool(named_things(text, tools))
+
+
+def glossed_terms(text: str) -> dict[str, int]:
+    """The English terms of a Chinese text's dictionary words of two characters or more,
+    every one it holds that no longer one holds, overlapping ones too ("种植物" holds 种植 "to
+    plant" and 植物 "plant"; 植物园 "botanical garden" holds no 植物), each with where the
+    last word saying it ends: the words a Chinese question asks a record's English labels
+    with, the field nearest its end ("那个消防站有几辆消防车": the engines, not the
+    firefighting)."""
+    if not writes_spaceless(text):
+        return {}
+    glosses = _glosses()
+    spans = [
+        (i, i + n)
+        for n in range(2, _LONGEST_WORD + 1)
+        for i in range(len(text) - n + 1)
+        if text[i : i + n] in glosses
+    ]
+    terms: dict[str, int] = {}
+    for a, b in sorted(spans, key=lambda span: span[1]):
+        if any(c <= a and b <= d and (c, d) != (a, b) for c, d in spans):
+            continue  # a word inside a longer one is not the text's
+        for term in _label_terms(text[a:b]):
+            terms[term] = b
+    return terms
+
+
+@functools.cache
+def _label_terms(word: str) -> frozenset[str]:
+    """The terms a Chinese word may name a record's label with: each gloss's words but those
+    that only join or ask ("the", "for", "how"), and of a verb's gloss ("to travel along a
+    route") the verb alone; none for the words that ask (多少 "how many", 几)."""
+    if word in _ASKING_WORDS:
+        return frozenset()
+    terms: set[str] = set()
+    for gloss in _glosses().get(word, ()):
+        words = [w.casefold() for w in re.findall(r"[A-Za-z]+", _GLOSS_NOTES.sub(" ", gloss))]
+        if words[:1] == ["to"]:
+            words = words[1:2]  # "to found", "to travel along a route": the verb
+        words = [w for w in words if w not in _GLOSS_FILLERS]
+        terms |= _terms(words)
+    return frozenset(terms)
+
+
+#: Chinese words that ask, not name ("多少", "几个").
+_ASKING_WORDS = frozenset(
+    "多少 几个 几种 什么 哪个 哪家 哪里 怎么 是否 有没有 多大 多高 多长 多深".split()
+)
+#: Words of a gloss that only join, ask or count ("the greater part", "how many?").
+_GLOSS_FILLERS = frozenset(
+    "the for and with from into onto part most many much how what which who some somewhat "
+    "number amount etc one sth something abbr".split()
+)
+
+
+def names_nothing(value: str, tool: str) -> bool:
+    """Whether a value a lookup by name took is only the words of the tool's kind, no name:
+    "植物园" or "那家修道院" asked of ``get_botanical_garden`` / ``get_monastery``, "the
+    Pottery" of ``get_pottery``."""
+    kind = _tool_terms(tool)
+    value = value.strip()
+    if not kind or not value:
+        return False
+    if writes_spaceless(value):
+        rest = value[m.end() :] if (m := _UNNAMED.match(value)) is not None else value
+        return rest in _glosses() and _says(_gloss_terms(rest), kind)
+    words = [w for w in re.findall(r"[A-Za-z]+", value) if w.casefold() not in _ARTICLES]
+    return bool(words) and all(_says(_terms([w]), kind) for w in words)
+
+
+#: Words before a kind that name nothing ("the pottery", "that monastery").
+_ARTICLES = frozenset("the a an that this those these".split())
+
+
 def name_before_kind(value: str, tool: str) -> str | None:
     """A Chinese value cut after the last word in it that says the tool's kind, when words
-    follow it: "哈罗盖特煤矿福利" (a span of "哈罗盖特煤矿福利俱乐部的啤酒") refused by
-    ``get_coal_mine`` is "哈罗盖特煤矿" — the name the tool may know.
+    follow it, and after a preposition it opens with: "哈罗盖特煤矿福利" (a span of
+    "哈罗盖特煤矿福利俱乐部的啤酒") refused by ``get_coal_mine`` is "哈罗盖特煤矿", and
+    "离凯斯维克码头" (of "离凯斯维克码头最近的…") is "凯斯维克码头" — the name the tool may
+    know.
 
     Args:
         value: A text value a lookup refused.
         tool: The tool that refused it.
 
     Returns:
-        The value up to the end of that word, or ``None`` when the value is not Chinese, says
-        no word of the tool's kind, or ends with it.
+        The name the value holds, or ``None`` when the value is not Chinese, says no word of
+        the tool's kind, or is that name already.
     """
     kind = _tool_terms(tool)
     if not kind or not writes_spaceless(value):
         return None
-    for end in range(len(value) - 1, 2, -1):
-        for start in range(max(2, end - _LONGEST_WORD), end):
+    opening = _PREPOSITION.match(value)
+    begin = opening.end() if opening is not None and len(value) - opening.end() >= 3 else 0
+    for end in range(len(value), begin + 2, -1):
+        for start in range(max(begin + 2, end - _LONGEST_WORD), end):
             if _says(_gloss_terms(value[start:end]), kind):
-                return value[:end]
+                cut = value[begin:end]
+                return cut if cut != value else None
     return None
+
+
+#: A preposition a span of a question may open with before a name ("离…最近", "从…出发").
+_PREPOSITION = re.compile(r"距离|离|距|从|在|给|向|对|跟|把|被|由|到|往")
 
 
 #: What ends the words before a Chinese name: punctuation, a particle, a conjunction.
 _BEFORE_NAME = re.compile(
-    r"[\s，。？！；：、,.?!;:（）()《》「」“”\"'的和与及或在由从给为是有把被对向跟]"
+    r"[\s，。？！；：、,.?!;:（）()《》「」“”\"'的和与及或在由从给为是有把被对向跟离距到往]"
     r"|请告诉我|告诉我|请问|按照|根据|关于|按"
 )
 #: A determiner and its measure word: what comes before a thing that is not named ("一条运河",
@@ -183,17 +312,25 @@ _PHRASE = re.compile(r"[的，。？！；：、,.?!;:最更]|多少|几|哪|吗
 
 
 def is_phrase(value: str) -> bool:
-    """Whether a Chinese value is a phrase of the question rather than a name: it holds a
+    """Whether a value is a phrase of the question rather than a name: in Chinese it holds a
     particle, punctuation or a question's words ("马厩一共有多少匹", "煤矿的矸石山上放"), or
-    opens with a determiner ("那座矿")."""
-    return writes_spaceless(value) and _PHRASE.search(value) is not None
+    opens with a determiner ("那座矿"); in Latin letters it says a named thing's thing in
+    lower case ("Corran Harbour's ropewalk")."""
+    if writes_spaceless(value):
+        return _PHRASE.search(value) is not None
+    return _POSSESSIVE.match(value.strip()) is not None
+
+
+#: A thing of a named thing's, in lower case ("Corran Harbour's ropewalk").
+_POSSESSIVE = re.compile(r"(?:the\s+)?[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*['’]s\s+[a-z]")
 
 
 def named_things(text: str, tools: Iterable[str]) -> list[tuple[str, str]]:
-    """The things a Chinese text names, each with the tool of its kind: a name is a run of
+    """The things a text names, each with the tool of its kind. In Chinese a name is a run of
     two characters or more (a transliteration) before a dictionary word of one tool's kind,
     from the text's start or a particle, conjunction or punctuation on ("琥珀码头" of
-    "琥珀码头的煤沿着一条运河运出去" for ``get_dock``; "一条运河" names no canal).
+    "琥珀码头的煤沿着一条运河运出去" for ``get_dock``; "一条运河" names no canal); in Latin
+    letters, a name in capitals whose own words state a tool's kind (:func:`kind_of`).
 
     Args:
         text: A question.
@@ -203,7 +340,8 @@ def named_things(text: str, tools: Iterable[str]) -> list[tuple[str, str]]:
         ``(name, tool)`` in the text's order.
     """
     if not writes_spaceless(text):
-        return []
+        tools = list(tools)
+        return [(n, kind) for n in names_in_capitals(text) if (kind := kind_of(n, tools))]
     kinds = {tool: _tool_terms(tool) for tool in dict.fromkeys(tools)}
     found: list[tuple[str, str]] = []
     taken = len(text)  # names do not overlap: read from the end
@@ -223,10 +361,6 @@ def named_things(text: str, tools: Iterable[str]) -> list[tuple[str, str]]:
             if split - begin >= 2 and start - split > 2:
                 begin = split + 1
             head = text[begin:start]
-            if len(head) < 2 or _UNNAMED.match(head) or _UNNAMED.search(head[-2:]):
-                break  # "一条运河", "那个马厩": no name
-            if _PHRASE.search(head):
-                break  # "多少座船闸": the question's words
             # a place's last character after its kind word: 瓷砖 "tile" of "霍林瓷砖厂"
             if text[end - 1] not in _PLACE_ENDS:  # the name's own last word ("织布车间")
                 after = _BEFORE_NAME.search(text, end)
@@ -235,10 +369,38 @@ def named_things(text: str, tools: Iterable[str]) -> list[tuple[str, str]]:
                     end = stop
                 elif end < len(text) and text[end] in _PLACE_ENDS:
                     end += 1
+            counted = _COUNTED.search(head)
+            if counted is not None and counted.start() >= 2:  # "A、B和C这三家种马场"
+                items, taken = _counted_items(text, begin, head[: counted.start()])
+                found.extend((item + text[start:end], hits[0]) for item in reversed(items))
+                break
+            if len(head) < 2 or _UNNAMED.match(head) or _UNNAMED.search(head[-2:]):
+                break  # "一条运河", "那个马厩": no name
+            if _PHRASE.search(head):
+                break  # "多少座船闸": the question's words
             found.append((text[begin:end], hits[0]))
             taken = begin
             break
     return found[::-1]
+
+
+#: The count of a list's things before their kind's word ("这三家", "两座").
+_COUNTED = re.compile(r"[这那]?[两二三四五六七八九十]+[个座家条间所位片艘台名只]$")
+
+
+def _counted_items(text: str, begin: int, last: str) -> tuple[list[str], int]:
+    """The names of a list counted before the word of their kind ("布雷肯里奇、哈洛威和昆比这
+    三家种马场"): ``last`` (the name before the count, beginning at ``begin``) and the names
+    before it that list marks and conjunctions join; with where the list begins."""
+    items = [last]
+    while begin > 0 and text[begin - 1] in "、和与及":
+        start = max((m.end() for m in _BEFORE_NAME.finditer(text, 0, begin - 1)), default=0)
+        item = text[start : begin - 1]
+        if len(item) < 2 or _PHRASE.search(item) or _UNNAMED.match(item):
+            break
+        items.insert(0, item)
+        begin = start
+    return items, begin
 
 
 def _kind_start(text: str, start: int, kind: AbstractSet[str]) -> int:

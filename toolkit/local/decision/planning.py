@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolkit.local.decision.arithmetic import (
     EXPRESSION_PROMPTS,
+    Tools,
     agreed_plan,
     arithmetic_tools,
     expression_grammar,
@@ -36,6 +37,8 @@ from toolkit.local.decision.combining import (
     once_grammar,
 )
 from toolkit.local.decision.grounding import arguments_of
+from toolkit.local.decision.kinds import name_parameter, names_a_thing
+from toolkit.local.decision.mentions import question_names
 from toolkit.local.decision.numbers import known_numbers, numbers_of, written_numbers
 from toolkit.local.decision.phrases import writes_spaceless
 from toolkit.local.decision.policy import ToolPolicy
@@ -81,8 +84,10 @@ class PlanWriter:
         With tools of other kinds offered beside the arithmetic ones (a lookup the question
         has no use for), the question is one of arithmetic when the model chose an
         arithmetic call for its first step (``chosen``: the calls it wrote, before any of
-        the turn) or the turn's calls so far are all arithmetic
-        (:attr:`~ToolPolicy.plan_among_lookups`)."""
+        the turn), the turn's calls so far are all arithmetic
+        (:attr:`~ToolPolicy.plan_among_lookups`), or, before any call, the question names
+        neither another tool's subject nor a thing of a lookup's kind
+        (:attr:`~ToolPolicy.plan_unnamed_lookups`)."""
         if not self.policy.plan_arithmetic or not self.job.constrained:
             return None
         tools = arithmetic_tools(self.job.tools)
@@ -93,6 +98,8 @@ class PlanWriter:
             made, _ = turn_calls(self.job.messages)
             steps = list(made) or list(chosen)
             if among is not None and steps and all(is_arithmetic(c, among) for c in steps):
+                tools = among
+            elif among is not None and not steps and self._names_no_lookup(among):
                 tools = among
         if tools is None:
             return None
@@ -108,6 +115,30 @@ class PlanWriter:
         if due and not self.job.parallel_tool_calls:
             return due[:1]
         return due
+
+    def _names_no_lookup(self, arithmetic: Tools) -> bool:
+        """Whether the question names neither what an offered tool other than the arithmetic
+        ones is about (:func:`~toolkit.local.decision.mentions.question_names`) nor a thing of
+        the kind of one that looks things up by name
+        (:func:`~toolkit.local.decision.kinds.names_a_thing`): "一块大理石板重 1350 千克，一辆
+        卡车装了 6 块…" with a quarry's lookup offered is a question of arithmetic alone
+        (:attr:`~ToolPolicy.plan_unnamed_lookups`)."""
+        if not self.policy.plan_unnamed_lookups:
+            return False
+        own = {name for name, *_ in arithmetic.operations.values()}
+        if arithmetic.expression is not None:
+            own.add(arithmetic.expression[0])
+        names = {t["function"]["name"] for t in self.job.tools} - own
+        question = last_question(self.job.messages)
+        if question_names(question, names):
+            return False
+        lookups = [
+            t["function"]["name"]
+            for t in self.job.tools
+            if t["function"]["name"] in names
+            and name_parameter(t["function"]["name"], t["function"].get("parameters"))
+        ]
+        return not names_a_thing(question, lookups)
 
     def combined_steps(
         self, chosen: Sequence[Mapping[str, Any]] = (), *, asked: bool = False

@@ -281,6 +281,20 @@ class ToolPolicy:
             tools of other kinds offered too, when the model's first step is an arithmetic
             call: "A roll weighs 12.5 kg, a truck carries 84 rolls, 3 trucks leave a day" with
             a lookup offered beside ``add`` and ``multiply`` was ``add(12.5, 84)``.
+        difference_of_order: A question that asks which of two looked-up values is larger
+            and by how much ("Which has more staff, and by how many?", "哪家更大？大多少吨？")
+            is answered through the subtraction of the smaller from the larger, written by
+            the server once both values are in (the small model added them, or stated the
+            order alone).
+        glossed_fields: The field a Chinese question asks of a record is first read through
+            its words' English glosses (CC-CEDICT): 动物 "animal" of "一共养了多少只动物？"
+            names "640 animals" of "640 animals of 112 species", where the model's pick took
+            the species; the model picks (``picked_fields``) when no one label is said.
+        plan_unnamed_lookups: A question of arithmetic is planned (``plan_arithmetic``) with
+            tools of other kinds offered too, before any call, when it names neither what
+            another tool is about nor a thing of a lookup's kind: "一块大理石板重 1350 千克，
+            一辆卡车装了 6 块…" with a quarry's lookup offered, which the small model answered
+            "1350 千克" without a call.
         example_shapes: Write a first call again when a text value lacks the shape every
             quoted example of its parameter's description shows — a place and its region,
             "Pleasanton" where the examples read 'Berkeley, CA' and 'New York, NY' — with the
@@ -563,6 +577,9 @@ class ToolPolicy:
     described_kinds: bool = True
     example_shapes: bool = True
     plan_among_lookups: bool = True
+    plan_unnamed_lookups: bool = True
+    glossed_fields: bool = True
+    difference_of_order: bool = True
     question_named_tools: bool = True
     preferred_named_calls: bool = True
     rerouted_failures: bool = True

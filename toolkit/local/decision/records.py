@@ -267,16 +267,16 @@ _ASKING = frozenset("what which many much there does have that this with from th
 
 
 def asked_number(result: str, question: str, ignore: Iterable[str] = ()) -> str | None:
-    """The number of a record that the question asks for by its label's words: "how many
-    galleries" of "founded 1934, 27 galleries, 94,500 visitors per year" is 27. The question's
-    words of four letters or more (but those that only ask: "many", "there") are matched
-    against each number's label words, plurals aside; the number whose label shares the most
-    is the one asked for, when no other shares as many; words match by their stems
-    (:func:`root`: "when did it open" asks for "opened"). Words of the record's name (before its
-    first colon) and ``ignore``'s (the words of the offered tools' names) name things, not
-    numbers: "bell" of "the bell foundry" is no "bell weight". Standing alone in the question,
-    such a word asks for a label that is that word alone: "how many puppets" asks for the
-    puppets of "Thimblegate Puppet Theatre: …, 210 puppets".
+    """The number of a record that the question asks for by its label's words: "how many galleries"
+    of "founded 1934, 27 galleries, 94,500 visitors per year" is 27. The question's words of four
+    letters or more (but those that only ask: "many", "there") are matched against each number's
+    label words, plurals aside; the number whose label shares the most is the one asked for, when no
+    other shares as many; words match by their stems (:func:`root`: "when did it open" asks for
+    "opened"), and "how deep" asks for the depth. Words of the record's name (before its first
+    colon) and ``ignore``'s (the words of the offered tools' names) name things, not numbers: "bell"
+    of "the bell foundry" is no "bell weight". Standing alone in the question, such a word asks for
+    a label that is that word alone: "how many puppets" asks for the puppets of "Thimblegate Puppet
+    Theatre: …, 210 puppets".
 
     Args:
         result: A tool result (a record of several numbers).
@@ -293,6 +293,7 @@ def asked_number(result: str, question: str, ignore: Iterable[str] = ()) -> str 
     named = {stem(w) for w in label_words(record_name(result))}  # "Thimblegate Puppet Theatre"
     asked, alone = _asked_words(question, named | {stem(w.casefold()) for w in ignore})
     asked, alone = {root(w) for w in asked}, {root(w) for w in alone}  # "open" for "opened"
+    asked |= {root(n) for m in _HOW.finditer(question.casefold()) for n in _MEASURES[m[1]]}
     shares = []
     for stems, _ in labelled:
         label = {root(w) for w in stems}
@@ -302,6 +303,50 @@ def asked_number(result: str, question: str, ignore: Iterable[str] = ()) -> str 
     if best == 0 or shares.count(best) > 1:
         return None
     return labelled[shares.index(best)][1]
+
+
+#: The quantity a "how …" question asks for by its adjective ("How deep …?" asks the depth).
+_MEASURES = {
+    "deep": ("depth",),
+    "tall": ("height",),
+    "high": ("height", "elevation", "altitude"),
+    "long": ("length",),
+    "wide": ("width",),
+    "broad": ("width",),
+    "heavy": ("weight",),
+    "old": ("age",),
+    "far": ("distance",),
+    "big": ("size", "area"),
+    "large": ("size", "area"),
+    "fast": ("speed",),
+}
+_HOW = re.compile(rf"\bhow\s+({'|'.join(_MEASURES)})\b")
+
+
+def glossed_number(result: str, terms: Mapping[str, int]) -> str | None:
+    """The number of a record whose label's words a Chinese question's glosses say
+    (:func:`~toolkit.local.decision.kinds.glossed_terms`: 动物 "animal" of "…养了多少只动物？"
+    for "640 animals"): the label sharing the most terms, when no other shares as many, or,
+    of those sharing as many, the one said nearest the question's end.
+
+    Args:
+        result: A tool result (a record of several numbers).
+        terms: The stems of the question's glosses, each with where it is said.
+
+    Returns:
+        The number as the result writes it, or ``None``.
+    """
+    labelled = record_labels(result)
+    if len(labelled) < 2 or not terms:
+        return None
+    scores = []
+    for stems, _ in labelled:
+        said = [terms[r] for r in {root(w) for w in stems} if r in terms]
+        scores.append((len(said), max(said, default=-1)))
+    best = max(scores)
+    if best[0] == 0 or scores.count(best) > 1:
+        return None
+    return labelled[scores.index(best)][1]
 
 
 def _asked_words(question: str, naming: set[str]) -> tuple[set[str], set[str]]:

@@ -42,7 +42,13 @@ from toolkit.local.decision.grounding import (
     ungrounded_values,
     without_unfounded,
 )
-from toolkit.local.decision.kinds import is_phrase, kind_of, name_parameter, named_things
+from toolkit.local.decision.kinds import (
+    is_phrase,
+    kind_of,
+    name_parameter,
+    named_things,
+    names_nothing,
+)
 from toolkit.local.decision.mentions import ACTION_WORDS
 from toolkit.local.decision.numbers import (
     first_stated,
@@ -228,8 +234,13 @@ def all_failed(messages: Sequence[Mapping[str, Any]]) -> bool:
     return bool(results) and all(failed(m) for m in results)
 
 
+#: A result that is a number alone (an arithmetic tool's).
+_BARE_NUMBER = re.compile(r"\s*-?\d[\d,]*(?:\.\d+)?\s*")
+
+
 def untried_after_failures(messages: Sequence[Mapping[str, Any]], tools: Sequence[str]) -> bool:
-    """Whether every result of this turn failed while an offered tool was not called yet.
+    """Whether every result of this turn failed (a bare value aside) while an offered tool was
+    not called yet.
 
     "法国首都的时区是什么？" asked of ``get_timezone("法国")`` failed (unknown city): the value is
     one another tool takes first (``get_capital("法国")``, the chain's first step). Before the
@@ -244,7 +255,15 @@ def untried_after_failures(messages: Sequence[Mapping[str, Any]], tools: Sequenc
     """
     turn = messages[turn_start(messages) + 1 :]
     called = {c["function"]["name"] for m in turn for c in m.get("tool_calls") or []}
-    return all_failed(messages) and any(name not in called for name in tools)
+    # a bare value beside the failures ("2" of a stray ``add(1, 1)``) is no lookup that answered
+    results = [
+        m
+        for m in turn
+        if m.get("role") == "tool" and not _BARE_NUMBER.fullmatch(content_text(m.get("content")))
+    ]
+    if not results or not all(failed(m) for m in results):
+        return False
+    return any(name not in called for name in tools)
 
 
 def unfit_failures(
@@ -619,8 +638,10 @@ class CallJudge:
         :attr:`~ToolPolicy.named_kinds`): the same name asked of that tool
         (``get_tram_depot("奥斯特维克电车场")`` for ``get_quarry("奥斯特维克电车场")``). A
         Chinese value that is a phrase of the question, not a name
-        (:func:`~toolkit.local.decision.kinds.is_phrase`: "马厩一共有多少匹"), is the first
-        thing the question names that no call asked yet, asked of the tool of its kind
+        (:func:`~toolkit.local.decision.kinds.is_phrase`: "马厩一共有多少匹"), or a value that
+        is the words of the tool's kind alone
+        (:func:`~toolkit.local.decision.kinds.names_nothing`: "植物园", "Monastery"), is the
+        first thing the question names that no call asked yet, asked of the tool of its kind
         (:func:`~toolkit.local.decision.kinds.named_things`). Both tools must look things up
         by name alone
         (:func:`~toolkit.local.decision.kinds.name_parameter`); ``None`` otherwise."""
@@ -632,7 +653,7 @@ class CallJudge:
         if not isinstance(value, str) or not value.strip() or set(arguments) != {key}:
             return None
         lookups = {n: k for n, s in self.schemas.items() if (k := name_parameter(n, s))}
-        if is_phrase(value):  # "马厩一共有多少匹": the first thing the question names, not asked
+        if is_phrase(value) or names_nothing(value, tool):  # "马厩一共有多少匹", "植物园"
             asked = self._asked_texts()
             for name, kind in named_things(self.question, lookups):
                 if name.casefold() not in asked:
@@ -647,6 +668,26 @@ class CallJudge:
         """The text values this turn's calls asked about, stripped and case-folded."""
         texts = [v for _, a in self.turn_calls for v in a.values() if isinstance(v, str)]
         return {v.strip().casefold() for v in texts}
+
+    def names_for_untried(self) -> list[tuple[str, dict[str, Any]]]:
+        """With "auto", once the one name this turn's lookups were asked about was refused
+        ("Aldermoor Pottery" of "Aldermoor gets its tableware from one particular pottery",
+        "Ashgrove Palm House" asked of ``get_weather_station``): that name, in the question's
+        words, asked of each tool that looks things up by name and was not called yet — the
+        chain's first step may be another kind's (:attr:`~ToolPolicy.named_kinds`)."""
+        if not self.auto or not self.policy.named_kinds:
+            return []
+        lookups = {n: k for n, s in self.schemas.items() if (k := name_parameter(n, s))}
+        refused = []
+        for (tool, arguments), result in zip(self.turn_calls, self.turn_results, strict=True):
+            value = arguments.get(lookups[tool]) if tool in lookups else None
+            if isinstance(value, str) and (result is None or is_error(result)):
+                refused.append(_in_question_words(value, tool, self.question))
+        names = list(dict.fromkeys(refused))
+        if len(names) != 1 or names[0] is None:
+            return []
+        called = {tool for tool, _ in self.turn_calls}
+        return [(t, {k: names[0]}) for t, k in lookups.items() if t not in called]
 
     def refused(self, tool: str, arguments: Mapping[str, Any]) -> bool:
         """Whether a call of this turn asked the tool these arguments and failed."""
@@ -697,13 +738,29 @@ class CallJudge:
 
     def rejected(self, call: dict[str, Any]) -> bool:
         """Whether a call repeats the conversation (or :meth:`asks_again`), looks up a thing
-        the question has no part in (:meth:`looks_past_the_question`) or, with "auto", uses
-        values it never gave."""
+        the question has no part in (:meth:`looks_past_the_question`) or no thing at all
+        (:meth:`names_no_thing`) or, with "auto", uses values it never gave."""
         if self.history.redundant(call) or self.asks_again(call):
             return True
-        if self.looks_past_the_question(call):
+        if self.looks_past_the_question(call) or self.names_no_thing(call):
             return True
         return self.auto and bool(self._faults(call))
+
+    def names_no_thing(self, call: dict[str, Any]) -> bool:
+        """With "auto", whether a lookup by name asks about the words of its tool's kind alone,
+        no name (:func:`~toolkit.local.decision.kinds.names_nothing`: "修道院" of
+        ``get_monastery``), or a phrase of the question
+        (:func:`~toolkit.local.decision.kinds.is_phrase`: "太阳系里体积最大的", which no thing
+        the question names took the place of: :meth:`of_its_kind`;
+        :attr:`~ToolPolicy.named_kinds`)."""
+        if not self.auto or not self.policy.named_kinds:
+            return False
+        tool = call["function"]["name"]
+        key = name_parameter(tool, self.schemas.get(tool))
+        value = arguments_of(call).get(key) if key is not None else None
+        if not isinstance(value, str) or not (names_nothing(value, tool) or is_phrase(value)):
+            return False
+        return self.of_its_kind(call) is None  # no thing the question names to ask instead
 
     def unstated_numbers(self, call: dict[str, Any]) -> list[float]:
         """The call's numbers the conversation never stated, in digits or in words
@@ -854,6 +911,28 @@ class CallJudge:
                 self.turn_calls, self.turn_results, failures, self.question, self.schemas
             )
         return resumed
+
+
+def _in_question_words(value: str, tool: str, question: str) -> str | None:
+    """A name as the question writes it: whole, or without the words of the tool's kind a
+    call added after it ("Aldermoor" of "Aldermoor Pottery" asked of ``get_pottery``);
+    ``None`` when the question writes neither."""
+
+    def written(text: str) -> bool:
+        edge = "" if writes_spaceless(text) else r"(?<!\w)"
+        end = "" if edge == "" else r"(?!\w)"
+        return re.search(edge + re.escape(text) + end, question, re.IGNORECASE) is not None
+
+    value = value.strip()
+    if value and written(value):
+        return value
+    words = value.split()
+    kind = name_words(tool)
+    while len(words) > 1 and words[-1].casefold() in kind:
+        words.pop()
+        if written(" ".join(words)):
+            return " ".join(words)
+    return None
 
 
 def _shares_a_word(value: str, question: str) -> bool:
