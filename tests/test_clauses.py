@@ -52,6 +52,9 @@ def test_factors_written_as_words():
     # only as verbs before what they scale: a double room and a half hour state no factor
     assert word_numbers("a double room for half an hour, the two cities") == []
     assert word_numbers("double the price, triple it") == [(0, 2.0), (18, 3.0)]
+    # a rate per hundred states the hundred it divides by ("每百分" is a percentage's)
+    assert [v for _, v in word_numbers("每百公里耗油28升")] == [100.0]
+    assert word_numbers("每百分之一") == []
     assert 2.0 in known_numbers("halve 36")
     assert 2.0 not in known_numbers("halve 36", words=False)
     assert stated_times(2, "halve 2") == 2

@@ -108,7 +108,8 @@ def test_each_result_is_a_source_and_the_count_only_for_an_average():
     assert average.required == (0, 1, 2)
     seats = looked_up(SEATS, tools)
     assert seats is not None and 3.0 not in seats.values[-1:]
-    assert seats.sources[0] == (frozenset({412.0, 3.0}), 1)  # one value of each result
+    # one value of each result: the seats the question names ("412 seats in 3 screens")
+    assert seats.sources[0] == (frozenset({412.0}), 1)
     assert "Question: How many seats" in combining_text(seats)
     assert 'lookup(name="Orion Cinema") = Orion Cinema: 412 seats in 3 screens' in (
         combining_text(seats)
@@ -277,7 +278,8 @@ def test_a_record_gives_the_number_under_the_label_the_question_names():
     assert read_combination("48213 + 52904", lookups) is None  # the books, not the members
     seats = ["A: 412 seats in 3 screens", "B: 287 seats in 2 screens"]
     unnamed = looked_up(_conversation("Seats in A and B?", seats), tools)
-    assert set(unnamed.sources[-1][0]) == {287.0, 2.0}  # one part: no label is named more
+    # one part, each number labelled by the words after it: the seats, not the screens
+    assert set(unnamed.sources[-1][0]) == {287.0}
 
 
 def test_a_record_number_with_thousands_separators_is_read_whole():

@@ -108,8 +108,8 @@ class FieldReader:
 
     def picked_number(self, record: str) -> str | None:
         """The number under the record's label that a question written in Chinese says
-        through its words' English glosses, in the sentence that asks or else in the whole
-        question (:func:`~toolkit.local.decision.records.glossed_number`,
+        through its words' English glosses, in the sentence that asks or, when that names
+        nothing, in the whole question (:func:`~toolkit.local.decision.records.glossed_number`,
         :attr:`~ToolPolicy.glossed_fields`: 动物 "animal" for "640 animals"), or else the one
         the model picks as its field (its share of the calibrated scores at least
         :attr:`~ToolPolicy.field_pick_min`, :attr:`~ToolPolicy.picked_fields`); ``None``
@@ -122,11 +122,12 @@ class FieldReader:
         if not writes_spaceless(question):  # its own words are matched to the labels
             return None
         if self.policy.glossed_fields:  # a label the question's own words say in English
-            whole = last_question(self.job.messages)  # "…哪个起重机更多？多出几台？"
-            for text in dict.fromkeys((question, whole)):
-                glossed = glossed_number(record, glossed_terms(text))
-                if glossed is not None:
-                    return glossed
+            terms = glossed_terms(question)
+            if not terms:  # the sentence that asks names nothing: "…哪个起重机更多？多出几台？"
+                terms = glossed_terms(last_question(self.job.messages))
+            glossed = glossed_number(record, terms)
+            if glossed is not None:
+                return glossed
         fields = record_fields(record)
         labels = list(dict.fromkeys(label for label, _ in fields))
         if len(labels) < 2:

@@ -221,8 +221,8 @@ def glossed_terms(text: str) -> dict[str, int]:
 def _label_terms(word: str) -> frozenset[str]:
     """The terms a Chinese word may name a record's label with: each gloss's words but those
     that only join or ask ("the", "for", "how"), and of a verb's gloss ("to travel along a
-    route") the verb alone; none for the words that ask (多少 "how many", 几)."""
-    if word in _ASKING_WORDS:
+    route") the verb alone; none for the words that ask or point (多少 "how many", 那个)."""
+    if word in _ASKING_WORDS or word[0] in "那这哪":  # asking, or pointing ("那个")
         return frozenset()
     terms: set[str] = set()
     for gloss in _glosses().get(word, ()):
@@ -240,8 +240,8 @@ _ASKING_WORDS = frozenset(
 )
 #: Words of a gloss that only join, ask or count ("the greater part", "how many?").
 _GLOSS_FILLERS = frozenset(
-    "the for and with from into onto part most many much how what which who some somewhat "
-    "number amount etc one sth something abbr".split()
+    "the for and with from into onto part most mostly greater many much how what which who "
+    "some somewhat number amount etc one sth something abbr that this thing also".split()
 )
 
 

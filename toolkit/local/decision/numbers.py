@@ -86,6 +86,7 @@ _FACTOR_WORDS: tuple[tuple[str, float], ...] = (
     ("三倍", 3.0),
     ("五倍", 5.0),
     ("十倍", 10.0),
+    ("每百(?![分万])", 100.0),  # "每百公里耗油28升": a rate per hundred
 )
 _FACTOR = [(re.compile(pattern, re.IGNORECASE), value) for pattern, value in _FACTOR_WORDS]
 

@@ -166,7 +166,7 @@ _LABEL_WORD = re.compile(r"km/h|°c|[a-z]+|[\u4e00-\u9fff]")
 #: A number as a result writes it.
 _NUMBER = re.compile(r"(?<![\d.])-?\d+(?:\.\d+)?(?![\d])")
 #: What separates the parts of a result written as text ("2-4 players, about 45 minutes").
-_PART = re.compile(r"[,;()\n，；（）、]")
+_PART = re.compile(r"[,;()\n，；（）、。]|(?<=\w)\.\s+(?=[A-Z])")
 
 
 def label_words(label: str) -> set[str]:
@@ -201,7 +201,28 @@ def _numbered_parts(result: str) -> list[tuple[str, str]]:
             for label, value in _labelled_pairs(data)
             if isinstance(value, (int, float)) and not isinstance(value, bool)
         ]
-    return [(part, n) for part in _PART.split(result_text(result)) for n in _NUMBER.findall(part)]
+    found = []
+    for part in _PART.split(result_text(result)):
+        numbers = list(_NUMBER.finditer(part))
+        if len(numbers) < 2:
+            found.extend((part, m.group()) for m in numbers)
+            continue
+        # several numbers in one part ("640 animals of 112 species", "founded in 1790 and has
+        # cast 4,820 bells"): each is labelled by the words right after it, up to a joining
+        # word, or, with none there, by the words before it
+        for i, m in enumerate(numbers):
+            end = numbers[i + 1].start() if i + 1 < len(numbers) else len(part)
+            after = _JOINING.split(part[m.end() : end], maxsplit=1)[0]
+            before = part[numbers[i - 1].end() if i else 0 : m.start()]
+            found.append((after if label_words(after) else before, m.group()))
+    return found
+
+
+#: A word that ends the label after a number ("640 animals | of 112 species").
+_JOINING = re.compile(
+    r"\b(?:and|or|but|with|has|have|had|is|are|was|were|of|in|across|while|which|that)\b",
+    re.IGNORECASE,
+)
 
 
 def record_name(result: str) -> str:
