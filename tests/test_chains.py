@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from toolkit.local.decision.chains import (
@@ -790,3 +792,44 @@ def test_a_name_every_lookup_refused_is_asked_of_the_lookups_not_tried():
         ["Unknown ropewalk.", "Unknown harbour."],
     )
     assert judge(two).names_for_untried() == []
+
+
+def test_a_name_of_a_counted_list_is_given_with_its_kinds_word():
+    by_name = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+    tools = [{"type": "function", "function": {"name": "get_rope_works", "parameters": by_name}}]
+    question = "彭罗、阿什比和卡文这三家绳索厂一共有多少名工人？"
+    messages = [{"role": "user", "content": question}]
+    judge = CallJudge(ChatJob(messages=messages, tools=tools), ToolPolicy(), auto=True)
+
+    def call(name: str) -> dict:
+        return {"function": {"name": "get_rope_works", "arguments": json.dumps({"name": name})}}
+
+    # "阿什比绳索厂" is not written whole, but the list gives it: no value nobody gave
+    assert not judge.rejected(call("阿什比绳索厂"))
+    assert judge.rejected(call("奥尔德绳索厂"))  # a name the question does not give
+    # the question copied as the name is the list's first thing, asked of its tool
+    assert judge.of_its_kind(call(question)) == ("get_rope_works", {"name": "彭罗绳索厂"})
+
+
+def test_a_records_numbers_are_labelled_each_by_its_own_words():
+    from toolkit.local.decision.records import record_labels
+
+    def labels(record: str) -> list[tuple[set[str], str]]:
+        return [(set(words), number) for words, number in record_labels(record)]
+
+    # two numbers in one part: each by the words right after it, or before it
+    assert labels("Ely Zoo: opened 1889, 640 animals of 112 species") == [
+        ({"opened"}, "1889"),
+        ({"animal"}, "640"),
+        ({"specy"}, "112"),
+    ]
+    assert labels("Ely Foundry was founded in 1790 and has cast 4,820 bells")[1] == (
+        {"bell"},
+        "4820",
+    )
+    # a sentence's full stop ends a part; a keyed line keeps its brackets
+    assert labels("Ely Mill opened in 1879. It employs 340 workers")[0][0] >= {"opened"}
+    assert labels("buses: 112\ndaily_km (all buses combined): 18400")[1] == (
+        {"daily", "km", "all", "buse", "combined"},
+        "18400",
+    )

@@ -202,7 +202,7 @@ def _numbered_parts(result: str) -> list[tuple[str, str]]:
             if isinstance(value, (int, float)) and not isinstance(value, bool)
         ]
     found = []
-    for part in _PART.split(result_text(result)):
+    for part in _parts(result_text(result)):
         numbers = list(_NUMBER.finditer(part))
         if len(numbers) < 2:
             found.extend((part, m.group()) for m in numbers)
@@ -217,6 +217,21 @@ def _numbered_parts(result: str) -> list[tuple[str, str]]:
             found.append((after if label_words(after) else before, m.group()))
     return found
 
+
+def _parts(text: str) -> list[str]:
+    """A text result's parts: a line that is a label and its value ("daily_km (all buses
+    combined): 18400") is one part, brackets and all; other text is split at separators."""
+    parts: list[str] = []
+    for line in text.split("\n"):
+        if _KEYED_LINE.match(line):
+            parts.append(line)
+        else:
+            parts.extend(_PART.split(line))
+    return parts
+
+
+#: A line that is one label and its value.
+_KEYED_LINE = re.compile(r"\s*[^\d:,;\n]+:\s*-?\d[\d,.]*\s*[^\d\s,;]*\s*$")
 
 #: A word that ends the label after a number ("640 animals | of 112 species").
 _JOINING = re.compile(
@@ -344,6 +359,23 @@ _MEASURES = {
 _HOW = re.compile(rf"\bhow\s+({'|'.join(_MEASURES)})\b")
 
 
+#: The words a unit a label writes short is glossed with ("km" for 公里 "kilometer").
+_UNIT_NAMES = {
+    "km": ("kilometer", "kilometre"),
+    "m": ("meter", "metre"),
+    "cm": ("centimeter", "centimetre"),
+    "mm": ("millimeter", "millimetre"),
+    "kg": ("kilogram",),
+    "t": ("ton",),
+    "tonne": ("ton",),
+    "l": ("liter", "litre"),
+    "ha": ("hectare",),
+    "gbp": ("pound",),
+    "usd": ("dollar",),
+    "eur": ("euro",),
+}
+
+
 def glossed_number(result: str, terms: Mapping[str, int]) -> str | None:
     """The number of a record whose label's words a Chinese question's glosses say
     (:func:`~toolkit.local.decision.kinds.glossed_terms`: 动物 "animal" of "…养了多少只动物？"
@@ -362,7 +394,8 @@ def glossed_number(result: str, terms: Mapping[str, int]) -> str | None:
         return None
     scores = []
     for stems, _ in labelled:
-        said = [terms[r] for r in {root(w) for w in stems} if r in terms]
+        roots = {root(n) for w in stems for n in (w, *_UNIT_NAMES.get(w, ()))}
+        said = [terms[r] for r in roots if r in terms]
         scores.append((len(said), max(said, default=-1)))
     best = max(scores)
     if best[0] == 0 or scores.count(best) > 1:

@@ -8,6 +8,7 @@ premature.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -523,10 +524,24 @@ class CallJudge:
         return results_in_place(arguments, spent, self.turn_results)
 
     def _faults(self, call: dict[str, Any]) -> list[Any]:
-        """The call's values the conversation never gave (:func:`ungrounded_values`)."""
+        """The call's values the conversation never gave (:func:`ungrounded_values`); a name
+        the question gives as a list's item with its kind's word after the list is given
+        ("布雷肯里奇种马场" of "布雷肯里奇、哈洛威和昆比这三家种马场", :meth:`named_names`)."""
         schema = self.schemas.get(call["function"]["name"])
         described = self.descriptions.get(call["function"]["name"])
-        return ungrounded_values(arguments_of(call), schema, self.grounding, self.policy, described)
+        faults = ungrounded_values(
+            arguments_of(call), schema, self.grounding, self.policy, described
+        )
+        if faults and self.policy.named_kinds:
+            faults = [f for f in faults if not (isinstance(f, str) and f in self.named_names)]
+        return faults
+
+    @functools.cached_property
+    def named_names(self) -> frozenset[str]:
+        """The names of things the question names, each of a lookup's kind
+        (:func:`~toolkit.local.decision.kinds.named_things`)."""
+        lookups = [n for n, s in self.schemas.items() if name_parameter(n, s)]
+        return frozenset(name for name, _ in named_things(self.question, lookups))
 
     def asks_again(self, call: dict[str, Any]) -> bool:
         """With "auto", after results and with no number of the question still waiting:
