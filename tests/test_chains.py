@@ -833,3 +833,18 @@ def test_a_records_numbers_are_labelled_each_by_its_own_words():
         {"daily", "km", "all", "buse", "combined"},
         "18400",
     )
+
+
+def test_another_kinds_word_alone_is_no_name_of_that_kind_either():
+    by_name = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+    tools = [
+        {"type": "function", "function": {"name": n, "parameters": by_name}}
+        for n in ("get_rope_works", "get_dock")
+    ]
+    question = "彭罗绳索厂最大的客户是一座码头，那座码头有几个泊位？"
+    messages = [{"role": "user", "content": question}]
+    judge = CallJudge(ChatJob(messages=messages, tools=tools), ToolPolicy(), auto=True)
+    dock = {"function": {"name": "get_rope_works", "arguments": '{"name": "码头"}'}}
+    # "码头" (a dock) asked of the rope works: no dock's name, but the question's thing
+    assert judge.of_its_kind(dock) == ("get_rope_works", {"name": "彭罗绳索厂"})
+    assert not judge.names_no_thing(dock)

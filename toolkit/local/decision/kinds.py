@@ -70,10 +70,19 @@ def _glosses() -> Mapping[str, tuple[str, ...]]:
 
 def _terms(words: Sequence[str]) -> set[str]:
     """The stems of words of three letters or more, and of each two beside each other joined
-    ("saw mill" → saw, mill, sawmill)."""
-    folded = [w.casefold() for w in words]
+    ("saw mill" → saw, mill, sawmill), British spellings in American ("harbour" → harbor)."""
+    folded = [_AMERICAN.sub(_american, w.casefold()) for w in words]
     terms = {root(w) for w in folded if len(w) >= 3}
     return terms | {root(a + b) for a, b in itertools.pairwise(folded)}
+
+
+#: British endings and their American spellings ("harbour", "theatre", "metre"), so that a
+#: gloss and a tool's name spelled either way match.
+_AMERICAN = re.compile(r"(?<=\w)(our|tre)$")
+
+
+def _american(match: re.Match[str]) -> str:
+    return {"our": "or", "tre": "ter"}[match.group(1)]
 
 
 @functools.cache
@@ -125,7 +134,9 @@ def _matches(term: str, kind: str) -> bool:
         return True
     if len(term) >= _SHORTEST_ENDING and kind.endswith(term) and term not in _COMPOUND_HEADS:
         return True  # "bindery" of bookbindery
-    return len(kind) >= 3 and term.startswith(kind) and term[len(kind) :] in _COMPOUND_HEADS
+    if len(kind) < 3 or kind in _COMPOUND_HEADS:  # "workshop" is no kind of "works"
+        return False
+    return term.startswith(kind) and term[len(kind) :] in _COMPOUND_HEADS
 
 
 #: The fewest letters a term must have to be read as the end of a kind's word ("bindery").

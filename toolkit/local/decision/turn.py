@@ -668,13 +668,13 @@ class CallJudge:
         if not isinstance(value, str) or not value.strip() or set(arguments) != {key}:
             return None
         lookups = {n: k for n, s in self.schemas.items() if (k := name_parameter(n, s))}
-        if is_phrase(value) or names_nothing(value, tool):  # "马厩一共有多少匹", "植物园"
-            asked = self._asked_texts()
-            for name, kind in named_things(self.question, lookups):
-                if name.casefold() not in asked:
-                    return kind, {lookups[kind]: name}
-            return None
         kind = kind_of(value, lookups)
+        if is_phrase(value) or names_nothing(value, kind or tool):  # "马厩一共有多少匹", "植物园"
+            asked = self._asked_texts()
+            for name, its in named_things(self.question, lookups):
+                if name.casefold() not in asked:
+                    return its, {lookups[its]: name}
+            return None
         if kind is None or kind == tool:
             return None
         return kind, {lookups[kind]: value}
@@ -773,7 +773,11 @@ class CallJudge:
         tool = call["function"]["name"]
         key = name_parameter(tool, self.schemas.get(tool))
         value = arguments_of(call).get(key) if key is not None else None
-        if not isinstance(value, str) or not (names_nothing(value, tool) or is_phrase(value)):
+        if not isinstance(value, str):
+            return False
+        lookups = [n for n, s in self.schemas.items() if name_parameter(n, s)]
+        kind = kind_of(value, lookups) or tool
+        if not (names_nothing(value, kind) or is_phrase(value)):
             return False
         return self.of_its_kind(call) is None  # no thing the question names to ask instead
 
