@@ -177,3 +177,8 @@ def test_a_chinese_question_names_a_records_english_label_through_its_glosses():
     station = '{"engines": 3, "firefighters": 27}'
     assert glossed_number(station, glossed_terms("那个消防站有几辆消防车？")) == "3"
     assert glossed_terms("How many horses?") == {}
+    # a word of a tool's kind names the thing, not its field (绳索 "rope" of the rope works)
+    record = "Penmoor Rope Works: founded 1820, 410 ropes a week, 14 workers"
+    question = "彭穆尔绳索厂做了多少根绳索？"
+    assert glossed_number(record, glossed_terms(question)) == "410"
+    assert glossed_number(record, glossed_terms(question, ["get_rope_works"])) is None

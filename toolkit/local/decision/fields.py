@@ -122,9 +122,10 @@ class FieldReader:
         if not writes_spaceless(question):  # its own words are matched to the labels
             return None
         if self.policy.glossed_fields:  # a label the question's own words say in English
-            terms = glossed_terms(question)
+            tools = self.job.tool_names
+            terms = glossed_terms(question, tools)
             if not terms:  # the sentence that asks names nothing: "…哪个起重机更多？多出几台？"
-                terms = glossed_terms(last_question(self.job.messages))
+                terms = glossed_terms(last_question(self.job.messages), tools)
             glossed = glossed_number(record, terms)
             if glossed is not None:
                 return glossed

@@ -203,13 +203,14 @@ def names_a_thing(text: str, tools: Iterable[str]) -> bool:
     return bool(named_things(text, tools))
 
 
-def glossed_terms(text: str) -> dict[str, int]:
+def glossed_terms(text: str, tools: Iterable[str] = ()) -> dict[str, int]:
     """The English terms of a Chinese text's dictionary words of two characters or more,
     every one it holds that no longer one holds, overlapping ones too ("种植物" holds 种植 "to
     plant" and 植物 "plant"; 植物园 "botanical garden" holds no 植物), each with where the
     last word saying it ends: the words a Chinese question asks a record's English labels
     with, the field nearest its end ("那个消防站有几辆消防车": the engines, not the
-    firefighting)."""
+    firefighting). A word that says the kind of one of ``tools`` names a thing, not a field,
+    and gives none (采石场 "stone pit" of ``get_quarry``: not the tonnes of stone)."""
     if not writes_spaceless(text):
         return {}
     glosses = _glosses()
@@ -219,10 +220,13 @@ def glossed_terms(text: str) -> dict[str, int]:
         for i in range(len(text) - n + 1)
         if text[i : i + n] in glosses
     ]
+    kinds = [_tool_terms(tool) for tool in tools]
     terms: dict[str, int] = {}
     for a, b in sorted(spans, key=lambda span: span[1]):
         if any(c <= a and b <= d and (c, d) != (a, b) for c, d in spans):
             continue  # a word inside a longer one is not the text's
+        if any(_says(_gloss_terms(text[a:b]), kind) for kind in kinds):
+            continue  # a word of a tool's kind names a thing, not its field (采石场, 瓷砖)
         for term in _label_terms(text[a:b]):
             terms[term] = b
     return terms
