@@ -52,7 +52,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from toolkit.local.decision.grounding import lone_text_parameter
-from toolkit.local.decision.kinds import kind_of, name_parameter, names_in_capitals
+from toolkit.local.decision.kinds import kind_of, lookup_keys, names_in_capitals
 from toolkit.local.decision.mentions import ACTION_WORDS, says_kind
 from toolkit.local.decision.numbers import (
     first_stated,
@@ -452,7 +452,7 @@ def named_next_step(
     if asked_number(record, question, tool_words) is not None:
         return None
     asked = {str(v).casefold() for _, a in earlier for v in a.values() if isinstance(v, str)}
-    lookups = [n for n, s in schemas.items() if name_parameter(n, s)]
+    lookups = lookup_keys(schemas)
     latin = not writes_spaceless(question)
     for tool, schema in schemas.items():
         parameter = lone_text_parameter(schema)

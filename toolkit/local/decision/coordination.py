@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolkit.local.decision.numbers import is_number
-from toolkit.local.decision.records import name_words
+from toolkit.local.decision.records import without_kind
 
 __all__ = ["coordinated", "item_fits", "listed_calls"]
 
@@ -462,15 +462,9 @@ def _headed(question: str, value: str, tool: str) -> tuple[list[Any], list[Any]]
     Sorrowmere and Vantry monasteries", "Aldermoor Ski Resort" for "more runs has Aldermoor
     got than Snowhallow". Each item is written as the value is, with those words after it
     ("Sorrowmere Monastery", "Snowhallow Ski Resort")."""
-    words = value.split()
-    kind = name_words(tool)
-    for cut in (1, 2):
-        if len(words) <= cut:
+    for stem, tail in itertools.islice(without_kind(value, tool), 2):
+        if not all(w[:1].isupper() and w.isalpha() for w in tail):
             break
-        tail = words[-cut:]
-        if not all(w[:1].isupper() and w.isalpha() and w.casefold() in kind for w in tail):
-            break
-        stem = " ".join(words[:-cut])
         if _find(question, stem) is None:
             continue
         before, after = _listed(question, stem)

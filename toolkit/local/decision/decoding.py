@@ -59,7 +59,7 @@ from toolkit.local.decision.comparison import asked_order, compared_entries, com
 from toolkit.local.decision.coordination import listed_calls
 from toolkit.local.decision.fields import FieldReader, asking_sentence
 from toolkit.local.decision.grounding import arguments_of, conversation_text
-from toolkit.local.decision.kinds import name_parameter, names_a_thing
+from toolkit.local.decision.kinds import lookup_keys, names_a_thing
 from toolkit.local.decision.mentions import (
     declines_tools,
     named_tools,
@@ -383,8 +383,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             return True
         if not self.policy.named_kinds:
             return False
-        lookups = [t["function"]["name"] for t in self.job.tools if _looks_up_by_name(t)]
-        return names_a_thing(question, lookups)
+        return names_a_thing(question, lookup_keys(self.job.schemas))
 
     def answer_due(self) -> bool:
         """After results: whether the last step combined them and left nothing unused
@@ -1050,10 +1049,3 @@ def _states(answer: str, spellings: Sequence[str]) -> bool:
     """Whether an answer states one of a number's spellings (by value, without its sign)."""
     values = {magnitude(s) for s in spellings}
     return any(magnitude(n) in values for n in said_numbers(answer))
-
-
-def _looks_up_by_name(tool: dict) -> bool:
-    """Whether an offered tool looks things up by name alone
-    (:func:`~toolkit.local.decision.kinds.name_parameter`)."""
-    function = tool["function"]
-    return name_parameter(function["name"], function.get("parameters")) is not None

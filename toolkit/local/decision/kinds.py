@@ -34,6 +34,7 @@ __all__ = [
     "glossed_terms",
     "is_phrase",
     "kind_of",
+    "lookup_keys",
     "name_before_kind",
     "name_parameter",
     "named_things",
@@ -428,6 +429,19 @@ def _kind_start(text: str, start: int, kind: AbstractSet[str]) -> int:
         else:
             return start
     return start
+
+
+def lookup_keys(schemas: Mapping[str, Any]) -> dict[str, str]:
+    """The tools that look things up by name alone (:func:`name_parameter`), each with the
+    parameter it takes the name in.
+
+    Args:
+        schemas: Each offered tool's ``parameters`` schema, by name.
+
+    Returns:
+        Tool name -> parameter name, in the order given.
+    """
+    return {tool: key for tool, schema in schemas.items() if (key := name_parameter(tool, schema))}
 
 
 def name_parameter(tool: str, schema: Mapping[str, Any] | None) -> str | None:

@@ -37,7 +37,7 @@ from toolkit.local.decision.combining import (
     once_grammar,
 )
 from toolkit.local.decision.grounding import arguments_of
-from toolkit.local.decision.kinds import name_parameter, names_a_thing
+from toolkit.local.decision.kinds import lookup_keys, names_a_thing
 from toolkit.local.decision.mentions import question_names
 from toolkit.local.decision.numbers import known_numbers, numbers_of, written_numbers
 from toolkit.local.decision.phrases import writes_spaceless
@@ -132,12 +132,7 @@ class PlanWriter:
         question = last_question(self.job.messages)
         if question_names(question, names):
             return False
-        lookups = [
-            t["function"]["name"]
-            for t in self.job.tools
-            if t["function"]["name"] in names
-            and name_parameter(t["function"]["name"], t["function"].get("parameters"))
-        ]
+        lookups = [tool for tool in lookup_keys(self.job.schemas) if tool in names]
         return not names_a_thing(question, lookups)
 
     def combined_steps(

@@ -71,6 +71,26 @@ def name_words(name: str) -> set[str]:
     return {word.casefold() for word in _NAME_WORD.findall(name)}
 
 
+def without_kind(value: str, tool: str) -> Iterator[tuple[str, list[str]]]:
+    """A name without the words of the tool's kind it ends with, one more cut each time:
+    "Aldermoor Ski Resort" asked of ``get_ski_resort`` is ("Aldermoor Ski", ["Resort"]), then
+    ("Aldermoor", ["Ski", "Resort"]); a first word is never cut.
+
+    Args:
+        value: A name a call took.
+        tool: The tool it was asked of.
+
+    Yields:
+        ``(the words before, the kind's words cut)``.
+    """
+    words = value.split()
+    kind = name_words(tool)
+    for cut in range(1, len(words)):
+        if words[-cut].casefold() not in kind:
+            return
+        yield " ".join(words[:-cut]), words[-cut:]
+
+
 def stem(word: str) -> str:
     """A name word without a plural ending ("primes" is asked for by "prime numbers").
 

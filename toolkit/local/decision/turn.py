@@ -46,7 +46,7 @@ from toolkit.local.decision.grounding import (
 from toolkit.local.decision.kinds import (
     is_phrase,
     kind_of,
-    name_parameter,
+    lookup_keys,
     named_things,
     names_nothing,
 )
@@ -66,7 +66,7 @@ from toolkit.local.decision.numbers import (
 )
 from toolkit.local.decision.phrases import in_another_script, writes_spaceless
 from toolkit.local.decision.policy import ToolPolicy
-from toolkit.local.decision.records import name_parts, name_words, stem
+from toolkit.local.decision.records import name_parts, name_words, stem, without_kind
 from toolkit.local.format.job import ChatJob
 from toolkit.wire import content_text
 
@@ -425,7 +425,7 @@ class CallJudge:
         self.grounding = conversation_text(given)
         #: The same text as written (the case of its words tells a name from a word).
         self.written = "\n".join(content_text(m.get("content")) for m in given)
-        self.schemas = {t["function"]["name"]: t["function"].get("parameters") for t in job.tools}
+        self.schemas = job.schemas
         self.descriptions = {
             t["function"]["name"]: t["function"].get("description") for t in job.tools
         }
@@ -537,11 +537,16 @@ class CallJudge:
         return faults
 
     @functools.cached_property
+    def lookups(self) -> dict[str, str]:
+        """The offered tools that look things up by name alone, each with the parameter it
+        takes the name in (:func:`~toolkit.local.decision.kinds.lookup_keys`)."""
+        return lookup_keys(self.schemas)
+
+    @functools.cached_property
     def named_names(self) -> frozenset[str]:
         """The names of things the question names, each of a lookup's kind
         (:func:`~toolkit.local.decision.kinds.named_things`)."""
-        lookups = [n for n, s in self.schemas.items() if name_parameter(n, s)]
-        return frozenset(name for name, _ in named_things(self.question, lookups))
+        return frozenset(name for name, _ in named_things(self.question, self.lookups))
 
     def asks_again(self, call: dict[str, Any]) -> bool:
         """With "auto", after results and with no number of the question still waiting:
@@ -663,11 +668,11 @@ class CallJudge:
         if not self.auto or not self.policy.named_kinds:
             return None
         tool, arguments = call["function"]["name"], arguments_of(call)
-        key = name_parameter(tool, self.schemas.get(tool))
+        key = self.lookups.get(tool)
         value = arguments.get(key) if key is not None else None
         if not isinstance(value, str) or not value.strip() or set(arguments) != {key}:
             return None
-        lookups = {n: k for n, s in self.schemas.items() if (k := name_parameter(n, s))}
+        lookups = self.lookups
         kind = kind_of(value, lookups)
         if is_phrase(value) or names_nothing(value, kind or tool):  # "马厩一共有多少匹", "植物园"
             asked = self._asked_texts()
@@ -692,7 +697,7 @@ class CallJudge:
         chain's first step may be another kind's (:attr:`~ToolPolicy.named_kinds`)."""
         if not self.auto or not self.policy.named_kinds:
             return []
-        lookups = {n: k for n, s in self.schemas.items() if (k := name_parameter(n, s))}
+        lookups = self.lookups
         refused = []
         for (tool, arguments), result in zip(self.turn_calls, self.turn_results, strict=True):
             value = arguments.get(lookups[tool]) if tool in lookups else None
@@ -716,7 +721,7 @@ class CallJudge:
         the turn's last record that names one gives
         (:func:`~toolkit.local.decision.chains.kind_named`), when no call asked it yet;
         ``None`` otherwise."""
-        key = name_parameter(tool, self.schemas.get(tool))
+        key = self.lookups.get(tool)
         if key is None:
             return None
         asked = self._asked_texts()
@@ -742,7 +747,7 @@ class CallJudge:
         if any(r is None or is_error(r) for r in self.turn_results):
             return False  # a failed step: its thing may go by another name
         tool = call["function"]["name"]
-        key = name_parameter(tool, self.schemas.get(tool))
+        key = self.lookups.get(tool)
         value = arguments_of(call).get(key) if key is not None else None
         if not isinstance(value, str) or _shares_a_word(value, self.question):
             return False
@@ -771,12 +776,11 @@ class CallJudge:
         if not self.auto or not self.policy.named_kinds:
             return False
         tool = call["function"]["name"]
-        key = name_parameter(tool, self.schemas.get(tool))
+        key = self.lookups.get(tool)
         value = arguments_of(call).get(key) if key is not None else None
         if not isinstance(value, str):
             return False
-        lookups = [n for n, s in self.schemas.items() if name_parameter(n, s)]
-        kind = kind_of(value, lookups) or tool
+        kind = kind_of(value, self.lookups) or tool
         if not (names_nothing(value, kind) or is_phrase(value)):
             return False
         return self.of_its_kind(call) is None  # no thing the question names to ask instead
@@ -945,13 +949,7 @@ def _in_question_words(value: str, tool: str, question: str) -> str | None:
     value = value.strip()
     if value and written(value):
         return value
-    words = value.split()
-    kind = name_words(tool)
-    while len(words) > 1 and words[-1].casefold() in kind:
-        words.pop()
-        if written(" ".join(words)):
-            return " ".join(words)
-    return None
+    return next((stem for stem, _ in without_kind(value, tool) if written(stem)), None)
 
 
 def _shares_a_word(value: str, question: str) -> bool:

@@ -65,3 +65,8 @@ class ChatJob:
     def tool_names(self) -> list[str]:
         """The names of the offered tools, in order."""
         return [t["function"]["name"] for t in self.tools or []]
+
+    @property
+    def schemas(self) -> dict[str, Any]:
+        """Each offered tool's ``parameters`` schema, by name."""
+        return {t["function"]["name"]: t["function"].get("parameters") for t in self.tools or []}
