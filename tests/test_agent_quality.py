@@ -62,7 +62,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import httpx
 import openai
@@ -2093,3 +2093,106 @@ def test_a_word_problem_that_names_nothing_to_look_up_is_planned(local_server) -
         made = [(name, sorted(args.values())) for name, args in _loop_calls(result)]
         assert made == calls, (question, made)
         assert re.search(rf"(?<![\d.]){left}(?![\d.])", result.answer), result.answer
+
+
+# 64. A Chinese question lists names and writes their kind's word once after the list
+# ("琥珀、桦木和落叶松这三个码头"): the small model looked the first up and answered for it alone.
+# Each named thing of the lookup's kind is looked up.
+
+
+def test_each_thing_a_chinese_list_names_before_its_kind_is_looked_up(local_server) -> None:
+    for question in (
+        "琥珀、桦木和落叶松这三个码头一共有多少台起重机？",
+        "桦木、琥珀和落叶松这三座码头各有几台起重机？",
+    ):
+        messages = [{"role": "user", "content": question}]
+        message = _reply(local_server, messages, get_dock, add_numbers)
+        asked = [json.loads(c.function.arguments).get("name", "") for c in message.tool_calls or []]
+        for dock in ("琥珀", "桦木", "落叶松"):  # with its kind's word or without
+            assert any(name.startswith(dock) for name in asked), (question, dock, asked)
+
+
+# 65. A tool that looks nothing up by name, asked about a thing of a lookup's kind
+# (``tide_times(port="Birch Dock")``, a letter count of the question): the call is the lookup's.
+
+
+@tool
+def tide_times(port: str) -> str:
+    """Today's high and low tides at a port.
+
+    Args:
+        port: The port's name.
+    """
+    return f"No tide table for {port}."
+
+
+@tool
+def count_letters(text: str) -> int:
+    """Count the letters in a text.
+
+    Args:
+        text: The text.
+    """
+    return sum(ch.isalpha() for ch in text)
+
+
+def test_a_thing_of_a_lookups_kind_is_asked_of_that_lookup(local_server) -> None:
+    for question, name, ships in (
+        ("How many ships a month does Birch Dock take?", "Birch Dock", "210"),
+        ("桦木码头每个月停靠多少艘船？", "桦木码头", "210"),
+        ("How many ships a month does Larch Dock take?", "Larch Dock", "95"),
+        ("落叶松码头每月能停靠多少艘船？", "落叶松码头", "95"),
+    ):
+        result = ToolLoop(_chat(local_server), [tide_times, count_letters, get_dock]).run(question)
+        assert result.answered, result.hint
+        asked = [name for name, _ in _loop_calls(result)]
+        assert asked and asked[0] == "get_dock", (question, asked)
+        assert re.search(rf"(?<![\d.]){ships}(?![\d.])", result.answer), (question, result.answer)
+
+
+# 66. A question of general knowledge whose answer is a number, an arithmetic tool offered.
+# With the tools before it the small model answered "How many months are in a year?" with
+# "1"; in Chinese its "60" was nobody's number, so its answer was decoded as calls and then
+# written again without it ("一小时有 минут"). A wordless answer is written without the tools,
+# and with no sound call to make, the model's own number stands.
+
+
+def test_a_number_the_model_knows_is_stated_in_a_sentence(local_server) -> None:
+    for question, number in (
+        ("How many months are in a year?", r"12|twelve"),
+        ("How many sides does a triangle have?", r"3|three"),
+        ("一小时有多少分钟？", r"60|六十"),
+        ("一年有几个月？", r"12|十二"),
+    ):
+        messages = [{"role": "user", "content": question}]
+        message = _reply(local_server, messages, multiply_numbers, add_numbers)
+        assert not message.tool_calls, (question, message.tool_calls)
+        said = message.content or ""
+        assert re.search(rf"(?<![\d.])(?:{number})(?![\d.])", said), (question, said)
+        assert re.search(r"[^\W\d_]{2}", said), (question, said)  # words, not a bare number
+
+
+# 67. A list of an enum's members in the question's own words ("the last six months, the
+# last year and the last five years" for ``"six_months"``, …): the small model asked for the
+# first and stopped, or wrote the second and stopped. Each member the list names is a call.
+
+
+@tool
+def rainfall(town: str, period: Literal["six_months", "year", "five_years"]) -> str:
+    """The rainfall of a town over a period.
+
+    Args:
+        town: The town.
+        period: The period to total.
+    """
+    return f"{town}, {period}: 410 mm"
+
+
+def test_each_enum_member_a_list_names_in_words_is_a_call(local_server) -> None:
+    question = (
+        "How much rain fell in Leeds over the last six months, the last year and the last "
+        "five years?"
+    )
+    message = _reply(local_server, [{"role": "user", "content": question}], rainfall)
+    periods = [json.loads(c.function.arguments).get("period") for c in message.tool_calls or []]
+    assert sorted(periods) == ["five_years", "six_months", "year"], periods

@@ -221,3 +221,93 @@ def test_a_list_written_before_the_words_of_the_tools_kind_asks_for_each_item():
     weather = {"get_weather": {"properties": {"city": {"type": "string"}}}}
     asked = [("get_weather", {"city": "New York City"})]
     assert listed_calls("Weather in New York and Boston?", asked, weather) == []
+
+
+PERIODS = {
+    "precipitation": {
+        "properties": {
+            "location": {"type": "string"},
+            "time_frame": {"type": "string", "enum": ["six_months", "year", "five_years"]},
+        },
+        "required": ["location", "time_frame"],
+    }
+}
+
+
+def test_an_enums_members_listed_in_words_of_their_own_ask_for_a_call_each():
+    question = (
+        "Rainfall in the Amazon for the last six months, the last year, and the last five years?"
+    )
+    chosen = [("precipitation", {"location": "Amazon", "time_frame": "six_months"})]
+    assert listed_calls(question, chosen, PERIODS) == [
+        ("precipitation", {"location": "Amazon", "time_frame": "year"}),
+        ("precipitation", {"location": "Amazon", "time_frame": "five_years"}),
+    ]
+    # "year" inside "five years" is no "year"; each member is itself, not a part of another
+    made = [*chosen, ("precipitation", {"location": "Amazon", "time_frame": "year"})]
+    assert listed_calls(question, made, PERIODS) == [
+        ("precipitation", {"location": "Amazon", "time_frame": "five_years"})
+    ]
+    assert listed_calls(question, chosen, PERIODS, members=False) == []
+
+
+def test_members_that_differ_in_case_alone_are_matched_as_written():
+    schemas = {
+        "genotype_frequency": {
+            "properties": {
+                "allele_frequency": {"type": "number"},
+                "genotype": {"type": "string", "enum": ["AA", "Aa", "aa"]},
+            }
+        }
+    }
+    question = (
+        "The dominant allele's frequency is 0.7. What are the frequencies of the homozygous "
+        "dominant (AA), heterozygous (Aa), and homozygous recessive (aa) genotypes?"
+    )
+    chosen = [("genotype_frequency", {"allele_frequency": 0.7, "genotype": "AA"})]
+    assert listed_calls(question, chosen, schemas) == [
+        ("genotype_frequency", {"allele_frequency": 0.7, "genotype": "Aa"}),
+        ("genotype_frequency", {"allele_frequency": 0.7, "genotype": "aa"}),
+    ]
+    assert item_fits("aa", schemas["genotype_frequency"]["properties"]["genotype"]) == "aa"
+    assert item_fits("aA", schemas["genotype_frequency"]["properties"]["genotype"]) is None
+
+
+def test_members_paired_with_other_values_are_no_list():
+    schemas = {
+        "save_progress": {
+            "properties": {
+                "stage": {"type": "integer"},
+                "mode": {"type": "string", "enum": ["easy", "hard"]},
+            }
+        }
+    }
+    # each mode belongs with its stage: a number between them pairs them
+    question = "How do I save at stage 7 in easy mode and stage 3 in hard mode?"
+    chosen = [("save_progress", {"stage": 7, "mode": "easy"})]
+    assert ("save_progress", {"stage": 7, "mode": "hard"}) not in listed_calls(
+        question, chosen, schemas
+    )
+    # nor is a member the question turns away from
+    order = {"order": {"properties": {"food": {"type": "string", "enum": ["PIZZA", "BURGER"]}}}}
+    question = "I would like to switch my order from pizza to a BURGER."
+    assert listed_calls(question, [("order", {"food": "BURGER"})], order) == []
+
+
+def test_things_of_one_kind_a_chinese_question_counts_are_each_looked_up():
+    schemas = {"get_soap_works": {"properties": {"name": {"type": "string"}}, "required": ["name"]}}
+    question = "吉尔德、布兰布尔福德和凯斯特利这三家肥皂厂各有多少名员工？"
+    chosen = [("get_soap_works", {"name": "吉尔德肥皂厂"})]
+    assert listed_calls(question, chosen, schemas) == [
+        ("get_soap_works", {"name": "布兰布尔福德肥皂厂"}),
+        ("get_soap_works", {"name": "凯斯特利肥皂厂"}),
+    ]
+    # the name alone, when the lookup took it so
+    chosen = [("get_soap_works", {"name": "吉尔德"})]
+    assert listed_calls(question, chosen, schemas) == [
+        ("get_soap_works", {"name": "布兰布尔福德"}),
+        ("get_soap_works", {"name": "凯斯特利"}),
+    ]
+    # one thing of the kind named: nothing more to look up
+    question = "马洛游泳池的肥皂由哪家肥皂厂供应？"
+    assert listed_calls(question, [("get_soap_works", {"name": "马洛游泳池"})], schemas) == []

@@ -10,6 +10,7 @@ from toolkit.local.decision.forms import (
     in_percent_form,
     in_stated_dates,
     stated_percentages,
+    without_dangling_joints,
     without_other_spans,
 )
 
@@ -141,3 +142,19 @@ def test_a_date_copied_wrong_is_the_users_date() -> None:
         "days": 45,
     }
     assert in_stated_dates({"date": "2026-11-15"}, text) == {"date": "2026-11-15"}
+
+
+def test_a_lists_joint_copied_with_a_spaceless_value_is_left_out():
+    question = "泰萨利钢琴工坊和马罗比钢琴工坊合计有多少名工匠？"
+    assert without_dangling_joints({"name": "泰萨利钢琴工坊和"}, question) == {
+        "name": "泰萨利钢琴工坊"
+    }
+    assert without_dangling_joints({"name": "和马罗比钢琴工坊"}, question) == {
+        "name": "马罗比钢琴工坊"
+    }
+    # a name that ends in the joint's character, or a span the text does not write, stays
+    assert without_dangling_joints({"name": "保和"}, "保和殿有多大？") == {"name": "保和"}
+    assert without_dangling_joints({"name": "北京和"}, "北京的气温") == {"name": "北京和"}
+    assert without_dangling_joints({"city": "Boston and"}, "Boston and Paris") == {
+        "city": "Boston and"
+    }

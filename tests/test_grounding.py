@@ -728,3 +728,17 @@ def test_a_tool_results_grouped_number_grounds_only_itself() -> None:
     known = known_numbers(conversation_text(said))
     assert 1200 in known and 1 not in known and 200 not in known  # the result's: whole
     assert {5, 10, 12} <= known  # the question's "5,10" lists two numbers
+
+
+def test_a_value_in_another_form_of_its_family_is_said() -> None:
+    text = "find a divorce lawyer in new york, ny and a cardiologist in chicago, il."
+    first = [{"location": "New York, NY", "expertise": "Divorce"}]
+    doctor = {"location": "Chicago, IL", "specialization": "Cardiology"}
+    assert adds_new_grounded_values(doctor, first, text)
+    assert not rules_out_extra_call("Cardiology", first, text)
+    off = ToolPolicy(word_families=False)
+    assert rules_out_extra_call("Cardiology", first, text, off)
+    assert not adds_new_grounded_values(doctor, first, text, off)
+    # a shared beginning too short, or too small a part of the shorter word, is no family
+    assert rules_out_extra_call("Internet", first, "the international court")
+    assert rules_out_extra_call("Department", first, "the departure lounge")

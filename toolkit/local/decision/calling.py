@@ -852,7 +852,13 @@ class CallWriter:
             if adds_new_grounded_values(
                 arguments, previous, turn.grounding, self.policy, exempt, turn.named
             ):
-                return pieces, generation, call
+                if not (
+                    self.policy.values_asked_before
+                    and turn.turn_calls
+                    and turn.asks_another_tool(tool, arguments, made)
+                ):
+                    return pieces, generation, call
+                continue  # an earlier step's value asked of a tool the question never asks
             # The answer's values asked of another tool: kept when the question names that
             # tool (the interest coverage of the company whose sales growth was asked for).
             called = [n for n, _ in made]
@@ -878,7 +884,9 @@ class CallWriter:
         or it is no new call (:attr:`~ToolPolicy.listed_items`)."""
         if not self.policy.listed_items or not turn.auto:
             return None
-        for tool, arguments in listed_calls(turn.question, chosen, turn.schemas, made):
+        for tool, arguments in listed_calls(
+            turn.question, chosen, turn.schemas, made, members=self.policy.named_members
+        ):
             kept = self._written_at(turn, context, tool, arguments)
             if kept is None:
                 continue

@@ -26,6 +26,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from toolkit.local.decision.kinds import name_parameter, named_things
 from toolkit.local.decision.numbers import is_number
 from toolkit.local.decision.records import without_kind
 
@@ -358,6 +359,10 @@ def item_fits(item: Any, schema: Any) -> Any:
     if not isinstance(schema, dict):
         return None
     if "enum" in schema:
+        if item in schema["enum"]:
+            return item
+        if case_apart(schema):
+            return None
         return next((o for o in schema["enum"] if str(o).casefold() == str(item).casefold()), None)
     kind = schema.get("type")
     if kind in ("integer", "number") and is_number(item):
@@ -429,14 +434,17 @@ def _lists(
     question: str,
     tool: str,
     arguments: Mapping[str, Any],
-    properties: Mapping[str, Any],
+    schema: Mapping[str, Any],
     made: Sequence[tuple[str, Mapping[str, Any]]],
+    members: bool = True,
 ) -> dict[str, list[Any]]:
     """Each parameter's list in the question: the values, this call's among them, that fit
     the parameter — for the values the question writes in a list that no call takes two
     items of at once (:func:`_taken_together`) and whose items are no words of the tool's
     parameter names ("a base of 10 units and height")."""
+    properties = schema.get("properties") or {}
     names = {w.casefold() for name in properties for w in re.split(r"[_\W]+", name) if w}
+    name_key = name_parameter(tool, schema)
     lists: dict[str, list[Any]] = {}
     for key, value in arguments.items():
         if isinstance(value, (bool, list, dict)) or value is None or key not in properties:
@@ -444,6 +452,11 @@ def _lists(
         before, after = _listed(question, value)
         if not (before or after) and isinstance(value, str):
             before, after = _headed(question, value, tool)
+        if not (before or after) and isinstance(value, str) and key == name_key:
+            before, after = _named_alike(question, value, tool)
+        enum = "enum" in properties[key]
+        if members and enum and not (before or after) and isinstance(value, str):
+            before, after = _members_named(question, value, properties[key])
         items = [*before, *after]
         if not items or _taken_together(items, tool, key, arguments, made):
             continue
@@ -454,6 +467,120 @@ def _lists(
             continue
         lists[key] = [*fitted[: len(before)], value, *fitted[len(before) :]]
     return lists
+
+
+#: Where a sentence ends: its mark and the space after it.
+_SENTENCE_END = re.compile(r"(?<=[.?!;。？！；])\s*")
+
+
+def _member_pattern(member: str, folded: bool) -> re.Pattern[str]:
+    """A member of an enum as a question writes it: its words apart ("six_months" as "six
+    months", "five-years" as "five years"), a whole word; case aside unless two members of
+    its enum differ only in case ("AA", "Aa", "aa")."""
+    words = [w for w in re.split(r"[\s_\-]+", member) if w]
+    body = r"[\s_\-]+".join(re.escape(w) for w in words)
+    return re.compile(r"(?<![\w\-])" + body + r"(?![\w\-])", re.IGNORECASE if folded else 0)
+
+
+def case_apart(schema: Any) -> bool:
+    """Whether two members of a parameter's ``enum`` differ only in case: each is then
+    written as it is."""
+    members = [str(m) for m in (schema or {}).get("enum") or []] if isinstance(schema, dict) else []
+    return len({m.casefold() for m in members}) < len(set(members))
+
+
+def _members_named(question: str, value: str, schema: Any) -> tuple[list[Any], list[Any]]:
+    """The other members of the parameter's ``enum`` that the sentence naming the call's
+    value names too: "the last six months, the last year, and the last five years" for
+    ``time_frame="six_months"`` of ``["six_months", "year", "five_years"]``; "(AA), …
+    (Aa), and … (aa)" for a genotype. A member named only inside a longer member's words
+    ("year" in "five years" is no "year") is not named."""
+    members = [m for m in schema.get("enum") or [] if isinstance(m, str) and m.strip()]
+    if value not in members or len(members) < 2:
+        return [], []
+    folded = not case_apart(schema)
+    spans = {m: [x.span() for x in _member_pattern(m, folded).finditer(question)] for m in members}
+    bare = {  # each member's mentions that lie inside no longer member's mention
+        m: [
+            (a, b)
+            for a, b in found
+            if not any(
+                c <= a and b <= d and (c, d) != (a, b)
+                for o in members
+                if o != m
+                for c, d in spans[o]
+            )
+        ]
+        for m, found in spans.items()
+    }
+    if not bare[value]:
+        return [], []
+    start = bare[value][0][0]
+    cuts = [0, *(x.end() for x in _SENTENCE_END.finditer(question)), len(question)]
+    begin = max(c for c in cuts if c <= start)
+    end = min((c for c in cuts if c > start), default=len(question))
+    named = sorted(
+        (found[0], m)
+        for m, found in ((m, [s for s in bare[m] if begin <= s[0] < end]) for m in members)
+        if m != value and found
+    )
+    best: tuple[list[Any], list[Any]] = ([], [])
+    for spot in bare[value]:  # "the shortest distance … both the shortest and scenic routes"
+        if not begin <= spot[0] < end:
+            continue
+        before = [(at, m) for at, m in named if at[0] < spot[0]]
+        after = [(at, m) for at, m in named if at[0] > spot[0]]
+        found = _joined(question, spot, before[::-1], backward=True), _joined(question, spot, after)
+        if len(found[0]) + len(found[1]) > len(best[0]) + len(best[1]):
+            best = found
+    return best
+
+
+#: Words that join a list's items: a comma, "and", "or", "then", "both" (和, 与, 及, 或, 、).
+_JOINT = re.compile(r"[,，、]|\b(?:and|or|then|both)\b|以及|或者|然后|和|与|及|或", re.IGNORECASE)
+#: What pairs an item with something else the call takes: a number, or a word in capitals
+#: ("stage 7 in easy mode and stage 3 in hard mode", "from San Francisco … then a scenic").
+_PAIRED = re.compile(r"\d|(?<![\w'])[A-Z]")
+
+
+def _joined(
+    question: str,
+    spot: tuple[int, int],
+    named: list[tuple[tuple[int, int], str]],
+    *,
+    backward=False,
+) -> list[str]:
+    """The members of ``named`` (nearest first) that a list joins to the value at ``spot``:
+    each written after a joint and with no number or word in capitals between it and the
+    one before — else the members are paired with other values, each its own call's."""
+    joined: list[str] = []
+    near = spot
+    for at, member in named:
+        gap = question[at[1] : near[0]] if backward else question[near[1] : at[0]]
+        if not _JOINT.search(gap) or _PAIRED.search(gap):
+            break
+        joined.append(member)
+        near = at
+    return joined[::-1] if backward else joined
+
+
+def _named_alike(question: str, value: str, tool: str) -> tuple[list[Any], list[Any]]:
+    """The other things of the tool's kind that a Chinese question names beside the one a
+    lookup took (:func:`~toolkit.local.decision.kinds.named_things`): "布兰布尔福德肥皂厂" and
+    "凯斯特利肥皂厂" beside "吉尔德肥皂厂" for "吉尔德、布兰布尔福德和凯斯特利这三家肥皂厂各有
+    多少名员工?", where the kind's word is written once after the list. Each is looked up
+    as the first was."""
+    if not _SPACELESS.search(value):
+        return [], []
+    things = [name for name, _ in named_things(question, [tool])]
+    at = next((i for i, name in enumerate(things) if name.startswith(value)), None)
+    if at is None or len(things) < 2 or len(value) < 2:
+        return [], []
+    tail = things[at][len(value) :]  # the kind's word, when the lookup took the name alone
+    if not all(name.endswith(tail) and len(name) > len(tail) + 1 for name in things):
+        return [], []
+    things = [name[: len(name) - len(tail)] for name in things]
+    return things[:at], things[at + 1 :]
 
 
 def _headed(question: str, value: str, tool: str) -> tuple[list[Any], list[Any]]:
@@ -478,6 +605,8 @@ def listed_calls(
     chosen: Sequence[tuple[str, Mapping[str, Any]]],
     schemas: Mapping[str, Any],
     made: Sequence[tuple[str, Mapping[str, Any]]] = (),
+    *,
+    members: bool = True,
 ) -> list[tuple[str, dict[str, Any]]]:
     """The calls the question's lists ask for that are not among the calls made.
 
@@ -494,6 +623,9 @@ def listed_calls(
             lists are read in their values.
         schemas: Each tool's ``parameters`` schema.
         made: ``(tool, arguments)`` of every call made so far (default: ``chosen``).
+        members: Read an ``enum`` parameter's other members that the question lists beside
+            the value, in their own words ("the last six months, the last year" for
+            ``"six_months"``; :func:`_members_named`).
 
     Returns:
         ``(tool, arguments)`` of the calls not made yet, in the order found.
@@ -503,11 +635,13 @@ def listed_calls(
     found: list[tuple[str, dict[str, Any]]] = []
     for tool, arguments in chosen:
         properties = (schemas.get(tool) or {}).get("properties") or {}
-        lists = _lists(question, tool, arguments, properties, made)
+        lists = _lists(question, tool, arguments, schemas.get(tool) or {}, made, members)
         if not lists:
             continue
         keys = list(lists)
         columns = [lists[k] for k in keys]
+        # An enum's member is itself only: "year" is no "five_years", "Aa" no "AA".
+        exact = {k for k in keys if "enum" in (properties.get(k) or {})}
         if paired:  # "Taylor Swift and Maroon 5 … 20 and 15 minutes respectively"
             if len(columns) < 2 or len({len(c) for c in columns}) != 1:
                 continue  # a list whose partner the question does not list
@@ -518,7 +652,13 @@ def listed_calls(
             listed = dict(zip(keys, row, strict=True))
             # A call made already with the same items in the listed places asks for it.
             if not any(
-                name == tool and all(_same_item(other.get(k), v) for k, v in listed.items())
+                name == tool
+                and all(
+                    item_fits(other.get(k), properties[k]) == v
+                    if k in exact
+                    else _same_item(other.get(k), v)
+                    for k, v in listed.items()
+                )
                 for name, other in [*made, *found]
             ):
                 found.append((tool, {**arguments, **listed}))

@@ -457,7 +457,9 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             return False
         turn = CallJudge(self.job, self.policy, auto=True)
         made = turn.turn_calls
-        return not listed_calls(question, made, turn.schemas, made)
+        return not listed_calls(
+            question, made, turn.schemas, made, members=self.policy.named_members
+        )
 
     def asked_values(self) -> list[str] | None:
         """For a question that asks for one value of each of several records ("each", "各",
@@ -589,7 +591,9 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         then read for what shows the model should have called a tool: a call written out (a
         ``{`` and a quote: generation stops there), a repeat of the question, or — before any
         tool result — a number nobody stated while the model would name an offered tool. Then
-        the answer is decoded as calls instead; otherwise the text is given as it is. A call
+        the answer is decoded as calls instead (for a number nobody stated, only a sound call:
+        else the text stands, :attr:`~ToolPolicy.known_numbers_kept`); otherwise the text is
+        given as it is. A call
         written out while the model would hardly name an offered tool
         (``foreign_call_threshold``) is of a function these tools do not have: the answer is
         the text before it, when there is any.
@@ -622,6 +626,8 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         self.used += generation.completion_tokens
         before = text[: leaked.start()].strip() if leaked else ""
         text = text.strip()
+        if not leaked and self._wordless(text):
+            text, reason = self._plain_answer(), "stop"  # "1" for the months of a year
         echo = bool(text) and folded(text) == folded(last_question(self.job.messages))
         if leaked or echo or self._invents_numbers(text):
             self.measure_names()
@@ -630,6 +636,12 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             # function these tools do not have: the words before it are the answer.
             foreign = leaked and p_name < self.policy.foreign_call_threshold and bool(before)
             if not foreign and (leaked or echo or p_name >= self.policy.name_threshold):
+                if not (leaked or echo) and self.policy.known_numbers_kept:
+                    # A number from what the model knows: a sound call of a fitting tool
+                    # beats it, but no call of numbers nobody gave does.
+                    self.kept_text = (text, reason or generation.finish_reason or "stop")
+                    yield from self.calls(None, sound_only=True)
+                    return
                 yield from self.calls(None)
                 return
             if foreign:
@@ -681,6 +693,39 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         """Whether a text answer is read for a call it stands for: before any result, and
         only while no sound call was looked for in this request."""
         return not self.sound_tried and not has_results(self.job.messages)
+
+    def _wordless(self, text: str) -> bool:
+        """Before any tool result: whether a text answer is only a number or signs, no word
+        (:attr:`~ToolPolicy.worded_answers`)."""
+        if not self.policy.worded_answers or self.job.text_schema is not None:
+            return False
+        return bool(text) and not _LETTER.search(text) and not has_results(self.job.messages)
+
+    def _plain_answer(self) -> str:
+        """The model's answer to the conversation written without the tools' prompt: with
+        the tools before it the small model answers "How many months are in a year?" with
+        "1", without them "There are 12 months in a year." A call it writes there is
+        nothing (the text stops at it)."""
+        tokens = self.engine.tokenize(
+            render_prompt(self.job.messages, None, template=self.template)
+        )
+        generation = self.engine.generate(
+            tokens,
+            self._options(),
+            grammar=text_grammar(forbidden=self._forbidden()),
+            cancel=self.cancel,
+        )
+        text = ""
+        for piece in generation:
+            text += piece
+            opening = _CALL_OPENING.search(text)
+            loop = repetition_start(text)
+            if opening is not None or loop is not None:
+                generation.close()
+                text = text[: opening.start() if opening is not None else loop]
+                break
+        self.used += generation.completion_tokens
+        return text.strip()
 
     def _invents_numbers(self, text: str) -> bool:
         """Before any tool result: whether the text states a number nobody gave."""
@@ -1007,6 +1052,8 @@ _WRITTEN_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 
 #: A call written out in a text answer: a brace, then a quoted key.
 _CALL_OPENING = re.compile(r"\{\s*[\"']")
+#: A letter of any script: a word's mark in a text answer.
+_LETTER = re.compile(r"[^\W\d_]")
 
 
 def result_spellings(result: str | None) -> list[str]:

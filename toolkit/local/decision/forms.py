@@ -18,7 +18,13 @@ from typing import Any
 from toolkit.local.decision.dates import recopied_date
 from toolkit.local.decision.records import name_parts
 
-__all__ = ["in_percent_form", "in_stated_dates", "stated_percentages", "without_other_spans"]
+__all__ = [
+    "in_percent_form",
+    "in_stated_dates",
+    "stated_percentages",
+    "without_dangling_joints",
+    "without_other_spans",
+]
 
 #: A percentage as a text writes it: "5%", "4.5 %", "7 percent", "2 per cent".
 _PERCENT = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:%|percent\b|per cent\b|pour cent\b)", re.I)
@@ -241,6 +247,38 @@ def without_other_spans(
             if _lower_at_end(trimmed, [word], text):  # "Santa Clara county", not "Crater Lake"
                 trimmed = _trim_end(trimmed, [word]) or trimmed
         if trimmed != value:
+            written[key] = trimmed
+    return written
+
+
+#: A list's joint left at a spaceless value's end or start ("泰萨利钢琴工坊和" of "泰萨利钢琴工坊和
+#: 马罗比钢琴工坊合计…").
+_DANGLING = re.compile(r"^[和与及或、，,]+|[和与及或、，,]+$")
+#: A character of a script written without spaces.
+_SPACELESS = re.compile(r"[\u3040-\u30FF\u3400-\u4DBF\u4E00-\u9FFF\uAC00-\uD7AF]")
+
+
+def without_dangling_joints(arguments: Mapping[str, Any], text: str) -> dict[str, Any]:
+    """A call's top-level text values in a script written without spaces, without a list's
+    joint (和, 与, 及, 或, 、) the model copied from the text with them, at their end or
+    start: "泰萨利钢琴工坊和" of "泰萨利钢琴工坊和马罗比钢琴工坊合计有多少名工匠？" is
+    "泰萨利钢琴工坊". What is left must be three characters or more ("保和" stays).
+
+    Args:
+        arguments: The call's arguments.
+        text: The conversation's text.
+
+    Returns:
+        The arguments, with such values trimmed.
+    """
+    written = dict(arguments)
+    for key, value in arguments.items():
+        if not isinstance(value, str) or not _SPACELESS.search(value):
+            continue
+        trimmed = _DANGLING.sub("", value.strip())
+        if trimmed == value or len(trimmed) < 3:
+            continue
+        if value.strip() in text:  # the span copied with the joint that follows or leads it
             written[key] = trimmed
     return written
 

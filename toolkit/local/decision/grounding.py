@@ -140,34 +140,66 @@ _EDGE_BEFORE = {"digit": r"(?<![0-9.])", "latin": r"(?<![A-Za-z])"}
 _EDGE_AFTER = {"digit": r"(?![0-9]|\.[0-9])", "latin": r"(?:e?s)?(?![A-Za-z0-9])"}
 
 
-def _mentioned(value: str, text: str, share: float, kind: Collection[str] = ()) -> bool:
+def _mentioned(
+    value: str, text: str, share: float, kind: Collection[str] = (), kin: bool = False
+) -> bool:
     """Whether the text says the value whole, or ``share`` of its words; a value of words and
     numbers, every number in it too ("sculpture1" is not said by "a sculpture of 3 feet": the 1
     is the model's); a date the text states, in any spelling ("2022-04-05" is said by "April
     5, 2022", :func:`~toolkit.local.decision.dates.says_dates`). The words of the value's
     ``kind`` (its parameter's name) count only in a value of nothing else: every observatory's
     name holds "observatory", so "Saltmarsh Observatory" is not said by "the Kestrel Peak
-    Observatory"."""
+    Observatory". With ``kin``, a word is said by a word of its family too (:func:`_kin_said`)."""
     if occurs(value, text):
         return True
     rest = says_dates(value, text)
     if rest is not None:  # "2022-04-05" for "April 5, 2022": its words are what else it says
-        return not _words(rest) or _mentioned(rest.strip(), text, share, kind)
+        return not _words(rest) or _mentioned(rest.strip(), text, share, kind, kin)
     words = _words(value)
     numbers = [w for w in words if w[0].isdigit()]
     if not words or (len(numbers) < len(words) and not all(occurs(n, text) for n in numbers)):
         return False
     own = [w for w in words if w not in kind and w.removesuffix("s") not in kind]
     words = own or words
-    return sum(occurs(word, text) for word in words) >= share * len(words)
+    return sum(_said(word, text, kin) for word in words) >= share * len(words)
 
 
-def _given(value: Any, text: str, share: float, kind: Collection[str] = ()) -> bool:
+#: The shortest beginning two words share to be of one family, and the share of the shorter
+#: word it must cover: "cardiolog" of "cardiology" and "cardiologist".
+_KIN_PREFIX = 7
+_KIN_SHARE = 0.8
+
+
+def _kin_said(word: str, text: str) -> bool:
+    """Whether the text says a word of the word's family: the two begin alike for at least
+    :data:`_KIN_PREFIX` letters and :data:`_KIN_SHARE` of the shorter ("Cardiology" for "a
+    cardiologist", "photography" for "a photographer"; not "internet" for "international",
+    nor "considerable" for "consideration")."""
+    if len(word) < _KIN_PREFIX or not (word.isascii() and word.isalpha()):
+        return False
+    for other in set(re.findall(rf"[a-z]{{{_KIN_PREFIX},}}", text)):
+        shared = next(
+            (i for i, (a, b) in enumerate(zip(word, other, strict=False)) if a != b),
+            min(len(word), len(other)),
+        )
+        if shared >= _KIN_PREFIX and shared >= _KIN_SHARE * min(len(word), len(other)):
+            return True
+    return False
+
+
+def _said(word: str, text: str, kin: bool = False) -> bool:
+    """Whether the text says a word (:func:`occurs`), or with ``kin`` one of its family."""
+    return occurs(word, text) or (kin and _kin_said(word, text))
+
+
+def _given(
+    value: Any, text: str, share: float, kind: Collection[str] = (), kin: bool = False
+) -> bool:
     """Whether the text gives a value: a number as a number ("$10,000" gives 10000), other
     values as :func:`_mentioned` (``kind``: the words that only say the value's kind)."""
     if is_number(value) and round(float(value), 12) in numbers_for_calls(text):
         return True
-    return _mentioned(_spelled(value), text, share, kind)
+    return _mentioned(_spelled(value), text, share, kind, kin)
 
 
 def uses_given_values(
@@ -290,23 +322,26 @@ def adds_new_grounded_values(
     used = {word for value in before for word in _words(value)}
     fresh = {word for value in novel for word in _words(value)} - used
     asking = set(named) | FUNCTION_WORDS
-    brought = [w for w in fresh if w[0].isdigit() or (w not in asking and occurs(w, text))]
+    kin = policy.word_families
+    brought = [w for w in fresh if w[0].isdigit() or (w not in asking and _said(w, text, kin))]
     share = policy.word_share
     return bool(brought) and all(
-        _given(values[v], text, share) and _news_given(values[v], used, text, share) for v in novel
+        _given(values[v], text, share, kin=kin) and _news_given(values[v], used, text, share, kin)
+        for v in novel
     )
 
 
-def _news_given(value: Any, used: set[str], text: str, share: float) -> bool:
+def _news_given(value: Any, used: set[str], text: str, share: float, kin: bool = False) -> bool:
     """Whether at least ``share`` of the words a text value brings (those not in ``used``)
-    occur in the text; numbers are checked as numbers, by :func:`_given`."""
+    occur in the text (with ``kin``, or words of their families); numbers are checked as
+    numbers, by :func:`_given`."""
     spelled = _spelled(value)
     if is_number(value) or occurs(spelled, text):
         return True  # a number, or the value whole ("K2", whose "k" is no word of the text)
     rest = says_dates(spelled, text)
     spelled = spelled if rest is None else rest  # a stated date's month name is the user's
     news = [w for w in _words(spelled) if w not in used and not w[0].isdigit()]
-    return sum(occurs(word, text) for word in news) >= share * len(news)
+    return sum(_said(word, text, kin) for word in news) >= share * len(news)
 
 
 def needs_unstated_number(
@@ -385,8 +420,8 @@ def rules_out_extra_call(
     if spelled in before:
         return False
     used = {word for earlier in before for word in _words(earlier)}
-    share = policy.word_share
-    return not (_given(value, text, share) and _news_given(value, used, text, share))
+    share, kin = policy.word_share, policy.word_families
+    return not (_given(value, text, share, kin=kin) and _news_given(value, used, text, share, kin))
 
 
 def qualifies_earlier(arguments: Mapping[str, Any], earlier: Sequence[Mapping[str, Any]]) -> bool:

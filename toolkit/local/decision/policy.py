@@ -54,7 +54,9 @@ probabilities at a few points, and on what the conversation already says:
    description's quoted example ("Tel Aviv, CA" after "such as 'San Francisco, CA'") is
    written again without them.
 7. **Is the text an answer?** Before any result, a text answer that writes a call out, echoes
-   the question or states a number nobody gave is decoded as calls instead. After results, the
+   the question or states a number nobody gave is decoded as calls instead (for such a
+   number, only a sound call: else the model's knowledge stands,
+   :attr:`ToolPolicy.known_numbers_kept`). After results, the
    answer comes from a final-answer step (the question and the labelled results, without the
    tools), may state only numbers that were stated (a minus sign it drops is put back), and
    may not hold call JSON. A comparison the question asks of looked-up numbers is written
@@ -90,7 +92,9 @@ probabilities at a few points, and on what the conversation already says:
    aluminum", "a loan term of 15, 20 and 30 years") asks for the call again with each other
    item in its place; two lists that cross ask for every pair ("the Lakers and the Bulls in
    2018 and 2020"), two the question pairs "respectively" for the items in the same places
-   (:attr:`ToolPolicy.listed_items`, :mod:`toolkit.local.decision.coordination`).
+   (:attr:`ToolPolicy.listed_items`, :mod:`toolkit.local.decision.coordination`). An
+   ``enum``'s members count as items in words of their own ("the last six months, the last
+   year" for ``"six_months"``, :attr:`ToolPolicy.named_members`).
 12. **A question of arithmetic?** With only arithmetic tools offered, a question stating two
    numbers or more is written by the model as one expression over those numbers; its
    operations are the calls, innermost first (:attr:`ToolPolicy.plan_arithmetic`,
@@ -286,6 +290,44 @@ class ToolPolicy:
             is answered through the subtraction of the smaller from the larger, written by
             the server once both values are in (the small model added them, or stated the
             order alone).
+        worded_answers: Before any result, a text answer with no word in it ("1", "3") is
+            written again from the conversation without the tools: with them before it the
+            small model answered "How many months are in a year?" with "1" and "How many
+            sides does a triangle have?" with "3"; without them, "There are 12 months in a
+            year." and "A triangle has three sides." Its checks follow as for any answer.
+        known_numbers_kept: Before any result, a text answer that states a number nobody
+            gave is decoded as calls only when one is sound (every value one the
+            conversation gave: ``get_weather("Paris")`` for "It is 20°C in Paris"); else the
+            text stands. A question of general knowledge ("How many minutes are in a
+            day?") with ``multiply`` offered had its "1440" taken out: the calls' numbers
+            were nobody's, and the text written again with stated numbers only said "1".
+        things_to_their_kind: A call of a tool that looks nothing up by name, which the
+            question does not ask for, with a text value that names a thing of a lookup's
+            kind or is a phrase of the question, is that lookup's call (``named_kinds``):
+            the small model asked ``tide_times(port="Wexcombe Bus Garage")``,
+            ``convert_currency(from_currency="Kelderby Monastery")`` and
+            ``count_vowels`` of the whole question beside the lookups those names are for.
+        word_families: One more call's text value is said by the conversation when its
+            words are said in another form of their family — the same first seven letters or
+            more, at least four fifths of the shorter word: ``specialization="Cardiology"``
+            for "a cardiologist in Chicago", which was thrown away as a value nobody gave.
+        values_asked_before: After results, one more call of a tool this turn has not
+            called, whose text values the turn's calls already took (answered or refused),
+            is made only when the question asks for that tool
+            (:meth:`~toolkit.local.decision.turn.CallJudge.asks_another_tool`, as a first
+            call is): after a pool's record named its soap works, the small model wrote
+            ``count_letters("马洛游泳池")`` beside the soap works' lookup, and the letter count
+            "5" then became the next step's pool name.
+        named_members: The question's list may name an ``enum`` parameter's members in
+            words of their own — "for the last six months, the last year, and the last five
+            years" for ``["six_months", "year", "five_years"]``, "(AA), … (Aa), and …
+            (aa)" — and asks for the call again with each (``listed_items``). Members are
+            listed when joined by a comma, "and", "or", "then" or "both" with no number or
+            word in capitals between them: "stage 7 in easy mode and stage 3 in hard mode"
+            pairs each mode with its stage. On BFCL's ground truth (every case of five
+            categories but the 120 of a held-out split, each case's own calls taken as the
+            model's) it names 26 further members, all right; without the rule on what lies
+            between them, 45, one wrong.
         glossed_fields: The field a Chinese question asks of a record is first read through
             its words' English glosses (CC-CEDICT): 动物 "animal" of "一共养了多少只动物？"
             names "640 animals" of "640 animals of 112 species", where the model's pick took
@@ -580,6 +622,12 @@ class ToolPolicy:
     plan_unnamed_lookups: bool = True
     glossed_fields: bool = True
     difference_of_order: bool = True
+    named_members: bool = True
+    values_asked_before: bool = True
+    word_families: bool = True
+    things_to_their_kind: bool = True
+    known_numbers_kept: bool = True
+    worded_answers: bool = True
     question_named_tools: bool = True
     preferred_named_calls: bool = True
     rerouted_failures: bool = True

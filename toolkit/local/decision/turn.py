@@ -32,7 +32,12 @@ from toolkit.local.decision.chains import (
     texts_in_place,
 )
 from toolkit.local.decision.examples import borrowed_words, words_of
-from toolkit.local.decision.forms import in_percent_form, in_stated_dates, without_other_spans
+from toolkit.local.decision.forms import (
+    in_percent_form,
+    in_stated_dates,
+    without_dangling_joints,
+    without_other_spans,
+)
 from toolkit.local.decision.grounding import (
     CallHistory,
     arguments_of,
@@ -576,7 +581,7 @@ class CallJudge:
             return True
         if self.waiting:
             return False
-        if self._asks_another_tool(tool, arguments):
+        if self.asks_another_tool(tool, arguments):
             return True
         mine = {n for _, n in number_parameters(arguments)}
         spent = {n for t, a in self.turn_calls if t != tool for _, n in number_parameters(a)}
@@ -590,17 +595,32 @@ class CallJudge:
         exhausted = {n for n in mine if 0 < stated_times(n, self.question) <= uses.count(n)}
         return bool(exhausted) and self.combined
 
-    def _asks_another_tool(self, tool: str, arguments: dict[str, Any]) -> bool:
+    def asks_another_tool(
+        self,
+        tool: str,
+        arguments: dict[str, Any],
+        made: Sequence[tuple[str, dict[str, Any]]] = (),
+    ) -> bool:
         """Whether a call of a tool this turn did not call, and the question does not ask for,
-        asks only text values that calls of other tools took (case aside)."""
-        called = [t for t, _ in self.turn_calls]
+        asks only text values that calls of other tools took (case aside).
+
+        Args:
+            tool: The call's tool.
+            arguments: Its arguments.
+            made: ``(tool, arguments)`` of the answer's calls so far, beside the turn's.
+
+        Returns:
+            True when it asks again, of another tool, what the turn already asked.
+        """
+        calls = [*self.turn_calls, *made]
+        called = [t for t, _ in calls]
         if tool in called:
             return False
 
         def folded(values: Any) -> list[str]:
             return [v.strip().casefold() for v in leaves(values) if isinstance(v, str)]
 
-        texts, taken = folded(arguments), {v for _, a in self.turn_calls for v in folded(a)}
+        texts, taken = folded(arguments), {v for _, a in calls for v in folded(a)}
         said = "\n".join(r for r in self.turn_results if r and not is_error(r)).casefold()
         question = self.question.casefold()
         # Once the last step combined the results, a value only a result gave is one the
@@ -669,6 +689,8 @@ class CallJudge:
             return None
         tool, arguments = call["function"]["name"], arguments_of(call)
         key = self.lookups.get(tool)
+        if key is None and self.policy.things_to_their_kind:
+            return self._thing_asked_elsewhere(tool, arguments)
         value = arguments.get(key) if key is not None else None
         if not isinstance(value, str) or not value.strip() or set(arguments) != {key}:
             return None
@@ -683,6 +705,37 @@ class CallJudge:
         if kind is None or kind == tool:
             return None
         return kind, {lookups[kind]: value}
+
+    def _thing_asked_elsewhere(
+        self, tool: str, arguments: dict[str, Any]
+    ) -> tuple[str, dict[str, Any]] | None:
+        """The lookup a call of a tool that looks nothing up by name is meant to be, when the
+        question does not ask for the tool (:meth:`asks_for`) and one of its text values
+        names a thing of a lookup's kind (``tide_times(port="Wexcombe Bus Garage")``,
+        ``count_letters(text="马洛游泳池")``), holds one ("Birch Dock takes a month.") or is
+        a phrase of the question (its vowels counted in "古尔米尔港和克雷斯特黑文港的最大水深各是多
+        少米？"). The thing — for a phrase, the first thing it or else the question names that no
+        call asked yet — is asked of the lookup of its kind
+        (:func:`~toolkit.local.decision.kinds.kind_of`, :attr:`~ToolPolicy.things_to_their_kind`);
+        ``None`` otherwise."""
+        lookups = self.lookups
+        if not lookups or self.asks_for(tool, [t for t, _ in self.turn_calls]):
+            return None
+        asked = self._asked_texts()
+        for value in arguments.values():
+            if not isinstance(value, str) or not value.strip():
+                continue
+            kind = kind_of(value, lookups)
+            if kind is not None:
+                return kind, {lookups[kind]: value}
+            # a phrase: what it names ("Birch Dock takes a month."), or else the question does
+            named = named_things(value, lookups) or (
+                named_things(self.question, lookups) if is_phrase(value) else []
+            )
+            for name, its in named:
+                if name.casefold() not in asked:
+                    return its, {lookups[its]: name}
+        return None
 
     def _asked_texts(self) -> set[str]:
         """The text values this turn's calls asked about, stripped and case-folded."""
@@ -869,6 +922,7 @@ class CallJudge:
             formed = in_percent_form(arguments, schema, self.written)
             formed = without_other_spans(formed, schema, self.written)
             formed = in_stated_dates(formed, self.written)
+            formed = without_dangling_joints(formed, self.written)
             if formed != arguments:
                 text = json.dumps(formed, ensure_ascii=False)
                 call = {**call, "function": {**call["function"], "arguments": text}}
