@@ -2196,3 +2196,26 @@ def test_each_enum_member_a_list_names_in_words_is_a_call(local_server) -> None:
     message = _reply(local_server, [{"role": "user", "content": question}], rainfall)
     periods = [json.loads(c.function.arguments).get("period") for c in message.tool_calls or []]
     assert sorted(periods) == ["five_years", "six_months", "year"], periods
+
+
+# 68. "哪一家更小？小多少？" once the larger less the smaller is taken: asked anew of the records,
+# the small model named the larger and another field's number. The answer states the order
+# the results give and the subtraction's result.
+
+
+def test_which_is_smaller_and_by_how_much_is_answered_from_the_difference(local_server) -> None:
+    names = ["琥珀码头", "落叶松码头"]
+    calls = [_asked(f"c{i}", "get_dock", {"name": n})["tool_calls"][0] for i, n in enumerate(names)]
+    messages: list[dict] = [
+        {"role": "user", "content": "琥珀码头和落叶松码头，哪个码头的起重机更少？少几台？"},
+        {"role": "assistant", "content": "", "tool_calls": calls},
+        *(_answered(f"c{i}", get_dock.invoke({"name": n})) for i, n in enumerate(names)),
+        _asked("d", "subtract_numbers", {"a": 6, "b": 4}),
+        _answered("d", "2.0"),
+    ]
+    message = _reply(local_server, messages, get_dock, add, subtract_numbers)
+    assert not message.tool_calls, message.tool_calls
+    said = message.content or ""
+    assert re.search(r"(?<![\d.])2(?![\d.])", said), said
+    fewer = said.find("落叶松")
+    assert fewer >= 0 and (said.find("琥珀") < 0 or fewer < said.find("琥珀")), said

@@ -68,6 +68,7 @@ from toolkit.local.decision.mentions import (
     writes_out,
 )
 from toolkit.local.decision.numbers import (
+    is_number,
     known_numbers,
     magnitude,
     numbers_of,
@@ -260,6 +261,8 @@ def answer(
             yield from decoder.calls(None, first=retry)
         elif answered and (difference := decoder.difference_step()) is not None:
             yield from decoder.written_calls([difference])  # larger minus smaller, as asked
+        elif answered and (subtracted := decoder.difference_found()) is not None:
+            yield from decoder.final_answer(result=subtracted)  # the order and by how much
         elif answered and decoder.compared():  # the order asked for is in the results
             yield from decoder.final_answer()
         elif answered and decoder.asked_found():  # the number asked for is in the results
@@ -437,6 +440,37 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         tool, first, second = tools.operations["-"]
         larger, smaller = sorted((entries[0][0], entries[1][0]), reverse=True)
         return tool, {first: plain_number(larger), second: plain_number(smaller)}
+
+    def difference_found(self) -> str | None:
+        """After the subtraction :meth:`difference_step` writes (or the model wrote: the
+        larger of the two compared values less the smaller, in the last step, alone): its
+        result, which with the order of the two is the answer ("哪一家占地更小？小多少公顷？"
+        answered 34 once 95 − 61 was taken; the small model, asked anew of the records,
+        named the larger dairy and its cows). ``None`` otherwise."""
+        if not self.policy.difference_of_order or self.job.text_schema is not None:
+            return None
+        question = last_question(self.job.messages)
+        if asked_order(question) is None or not asks_difference(question):
+            return None
+        tools = arithmetic_tools(self.job.tools, among=True)
+        if tools is None or "-" not in tools.operations:
+            return None
+        messages = self.job.messages
+        at = max((i for i, m in enumerate(messages) if m.get("tool_calls")), default=None)
+        last = (messages[at].get("tool_calls") or []) if at is not None else []
+        tool, first, second = tools.operations["-"]
+        if len(last) != 1 or last[0]["function"]["name"] != tool:
+            return None
+        # the values compared, as the steps before the subtraction looked them up
+        entries = compared_entries(messages[:at], self.reading(), self.picked_number)
+        if entries is None or len(entries) != 2:
+            return None
+        arguments = arguments_of(last[0])
+        larger, smaller = sorted((float(entries[0][0]), float(entries[1][0])), reverse=True)
+        taken = [arguments.get(first), arguments.get(second)]
+        if not all(is_number(v) for v in taken) or [float(v) for v in taken] != [larger, smaller]:
+            return None
+        return self.last_result()
 
     def compared(self) -> bool:
         """After results: whether the question asks which value is larger, not by how much

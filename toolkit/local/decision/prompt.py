@@ -214,7 +214,22 @@ _EACH_ASK = {
     ),
 }
 
+
 #: How the final-answer step names the result that answers the question.
+def _plain(result: str) -> str:
+    """A tool's number as a sentence states it: "34" for "34.0"."""
+    try:
+        number = float(result)
+    except ValueError:
+        return result
+    return str(int(number)) if number.is_integer() else result
+
+
+#: The result of the subtraction a question of order asks for too, after the comparison.
+_DIFFERENCE_IS = {
+    "zh": "，相差{}。",
+    "en": ", by {}.",
+}
 _RESULT_IS = {
     "zh": "最后一步的结果 {} 就是问题的答案。",
     "en": "The last result, {}, is the answer.",
@@ -383,8 +398,10 @@ def answer_messages(
         ask = _FAILED_ASK[language]
     elif result is None and not compared and _one_tool_many_values(messages):
         ask = _EACH_ASK[language]
-    if compared:
+    if compared:  # with the result of a difference it asks for too ("小多少公顷？")
         ask = f"{ask}\n{compared}"
+        if result is not None and not failures:  # one sentence: the order, and by how much
+            ask = ask.rstrip("。.") + _DIFFERENCE_IS[language].format(_plain(result))
     elif values and not failures:
         ask = f"{ask}\n{_VALUES_ARE[language]}{listed_values(values, question)}"
     elif result is not None and not failures:
