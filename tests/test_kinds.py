@@ -182,3 +182,13 @@ def test_a_chinese_question_names_a_records_english_label_through_its_glosses():
     question = "彭穆尔绳索厂做了多少根绳索？"
     assert glossed_number(record, glossed_terms(question)) == "410"
     assert glossed_number(record, glossed_terms(question, ["get_rope_works"])) is None
+
+
+def test_a_possessive_after_a_plural_and_a_whole_sentence_are_phrases():
+    value = "Thornbury Brickworks' biggest customer is a concert hall."
+    assert is_phrase(value)
+    assert is_phrase("Thornbury Brickworks' biggest customer")
+    assert not is_phrase("Thornbury Brickworks")
+    assert named_things(value, ["lookup_brickworks", "concert_hall_details"]) == [
+        ("Thornbury Brickworks", "lookup_brickworks")
+    ]

@@ -190,6 +190,8 @@ def names_in_capitals(text: str) -> list[str]:
     article before them ("Saltmere Point Light" of "the nearest lighthouse is Saltmere Point
     Light")."""
     names = (re.sub(r"^(?:The|A|An)\s+", "", m.group(0)) for m in _IN_CAPITALS.finditer(text))
+    # without a possessive's mark ("Thornbury Brickworks'" of "Thornbury Brickworks' biggest")
+    names = (re.sub(r"(?<=s)['’]$|['’]s$", "", name) for name in names)
     return [name for name in names if " " in name]
 
 
@@ -331,14 +333,18 @@ def is_phrase(value: str) -> bool:
     """Whether a value is a phrase of the question rather than a name: in Chinese it holds a
     particle, punctuation or a question's words ("马厩一共有多少匹", "煤矿的矸石山上放"), or
     opens with a determiner ("那座矿"); in Latin letters it says a named thing's thing in
-    lower case ("Corran Harbour's ropewalk")."""
+    lower case ("Corran Harbour's ropewalk") or is a sentence, its closing mark written."""
     if writes_spaceless(value):
         return _PHRASE.search(value) is not None
-    return _POSSESSIVE.match(value.strip()) is not None
+    value = value.strip()
+    return _POSSESSIVE.match(value) is not None or _SENTENCE.fullmatch(value) is not None
 
 
-#: A thing of a named thing's, in lower case ("Corran Harbour's ropewalk").
-_POSSESSIVE = re.compile(r"(?:the\s+)?[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*['’]s\s+[a-z]")
+#: A thing of a named thing's, in lower case ("Corran Harbour's ropewalk", "Thornbury
+#: Brickworks' biggest customer").
+_POSSESSIVE = re.compile(r"(?:the\s+)?[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*(?:['’]s|(?<=s)['’])\s+[a-z]")
+#: A sentence copied whole: four words or more and its closing mark ("… is a concert hall.").
+_SENTENCE = re.compile(r"\S+(?:\s+\S+){3,}[.?!]")
 
 
 def named_things(text: str, tools: Iterable[str]) -> list[tuple[str, str]]:
