@@ -177,11 +177,19 @@ def test_a_chinese_question_names_a_records_english_label_through_its_glosses():
     station = '{"engines": 3, "firefighters": 27}'
     assert glossed_number(station, glossed_terms("那个消防站有几辆消防车？")) == "3"
     assert glossed_terms("How many horses?") == {}
-    # a word of a tool's kind names the thing, not its field (绳索 "rope" of the rope works)
+    # a word of a tool's kind names the thing, not its field, when it is the kind's head or
+    # a place's last character follows it (绳索 of "彭穆尔绳索厂"); the same word on its own,
+    # or a word that only shares the kind's modifier (消防车 "fire engine"), asks for a field
     record = "Penmoor Rope Works: founded 1820, 410 ropes a week, 14 workers"
     question = "彭穆尔绳索厂做了多少根绳索？"
     assert glossed_number(record, glossed_terms(question)) == "410"
-    assert glossed_number(record, glossed_terms(question, ["get_rope_works"])) is None
+    assert glossed_number(record, glossed_terms(question, ["get_rope_works"])) == "410"
+    assert glossed_terms("彭穆尔绳索厂有多少名工人？", ["get_rope_works"]).keys() >= {"worker"}
+    assert "rope" not in glossed_terms("彭穆尔绳索厂有多少名工人？", ["get_rope_works"])
+    question = "昆比种马场归哪个消防站负责？那个消防站有几辆消防车？"
+    terms = glossed_terms(question, ["stud_farm_info", "fire_station_info"])
+    assert glossed_number(station, terms) == "3"
+    assert "station" not in terms  # 消防站 says the kind's head: the thing, no field
 
 
 def test_a_possessive_after_a_plural_and_a_whole_sentence_are_phrases():

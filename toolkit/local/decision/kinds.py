@@ -94,6 +94,14 @@ def _tool_terms(tool: str) -> frozenset[str]:
     return frozenset(_terms([w for w in words if w.casefold() in name_words(tool)]))
 
 
+def _head_terms(tool: str) -> frozenset[str]:
+    """The stems of the last of a tool's kind words, the kind's head (``fire_station_info``
+    → station): 消防站 "fire station" says it, 消防车 "fire engine" only its "fire"."""
+    words = [w for w in re.findall(r"[A-Za-z]+", tool) if w.casefold() not in ACTION_WORDS]
+    words = [w for w in words if w.casefold() in name_words(tool)]
+    return frozenset(_terms(words[-1:]))
+
+
 @functools.cache
 def _gloss_terms(word: str) -> frozenset[str]:
     """The terms of a Chinese word's English glosses (none when the dictionary lacks it);
@@ -213,7 +221,10 @@ def glossed_terms(text: str, tools: Iterable[str] = ()) -> dict[str, int]:
     last word saying it ends: the words a Chinese question asks a record's English labels
     with, the field nearest its end ("那个消防站有几辆消防车": the engines, not the
     firefighting). A word that says the kind of one of ``tools`` names a thing, not a field,
-    and gives none (采石场 "stone pit" of ``get_quarry``: not the tonnes of stone)."""
+    and gives none (采石场 "stone pit" of ``get_quarry``: not the tonnes of stone) — when it
+    says the kind's head word or a place's last character follows it (瓷砖 of "霍林瓷砖厂"); a
+    word that only shares a modifier with the kind (消防车 "fire engine" of
+    ``fire_station_info``) asks for its field."""
     if not writes_spaceless(text):
         return {}
     glosses = _glosses()
@@ -223,12 +234,14 @@ def glossed_terms(text: str, tools: Iterable[str] = ()) -> dict[str, int]:
         for i in range(len(text) - n + 1)
         if text[i : i + n] in glosses
     ]
-    kinds = [_tool_terms(tool) for tool in tools]
+    kinds = [(_tool_terms(tool), _head_terms(tool)) for tool in tools]
     terms: dict[str, int] = {}
     for a, b in sorted(spans, key=lambda span: span[1]):
         if any(c <= a and b <= d and (c, d) != (a, b) for c, d in spans):
             continue  # a word inside a longer one is not the text's
-        if any(_says(_gloss_terms(text[a:b]), kind) for kind in kinds):
+        said = _gloss_terms(text[a:b])
+        named = b < len(text) and text[b] in _PLACE_ENDS  # 瓷砖 of "霍林瓷砖厂"
+        if any(_says(said, kind) and (named or _says(said, head)) for kind, head in kinds):
             continue  # a word of a tool's kind names a thing, not its field (采石场, 瓷砖)
         for term in _label_terms(text[a:b]):
             terms[term] = b
