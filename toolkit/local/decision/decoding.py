@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from toolkit.errors import PromptError
-from toolkit.local.decision.arithmetic import arithmetic_tools
+from toolkit.local.decision.arithmetic import Tools, arithmetic_tools
 from toolkit.local.decision.calling import CallWriter
 from toolkit.local.decision.chains import kind_named, refers_back
 from toolkit.local.decision.combining import (
@@ -424,15 +424,8 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         is offered and the turn made no arithmetic call yet
         (:attr:`~ToolPolicy.difference_of_order`). The small model added the records'
         numbers, or stated the order alone."""
-        if not self.policy.difference_of_order or self.job.text_schema is not None:
-            return None
-        question = last_question(self.job.messages)
-        if asked_order(question) is None or not asks_difference(question):
-            return None
-        tools = arithmetic_tools(self.job.tools, among=True)
-        if tools is None or "-" not in tools.operations:
-            return None
-        if arithmetic_calls(self.job.messages, tools)[0]:
+        tools = self._difference_tools()
+        if tools is None or arithmetic_calls(self.job.messages, tools)[0]:
             return None
         entries = compared_entries(self.job.messages, self.reading(), self.picked_number)
         if entries is None or len(entries) != 2:
@@ -441,19 +434,25 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         larger, smaller = sorted((entries[0][0], entries[1][0]), reverse=True)
         return tool, {first: plain_number(larger), second: plain_number(smaller)}
 
-    def difference_found(self) -> str | None:
-        """After the subtraction :meth:`difference_step` writes (or the model wrote: the
-        larger of the two compared values less the smaller, in the last step, alone): its
-        result, which with the order of the two is the answer ("哪一家占地更小？小多少公顷？"
-        answered 34 once 95 − 61 was taken; the small model, asked anew of the records,
-        named the larger dairy and its cows). ``None`` otherwise."""
+    def _difference_tools(self) -> Tools | None:
+        """The offered arithmetic tools, when the question asks which value is larger and by
+        how much and one of them subtracts (:attr:`~ToolPolicy.difference_of_order`)."""
         if not self.policy.difference_of_order or self.job.text_schema is not None:
             return None
         question = last_question(self.job.messages)
         if asked_order(question) is None or not asks_difference(question):
             return None
         tools = arithmetic_tools(self.job.tools, among=True)
-        if tools is None or "-" not in tools.operations:
+        return tools if tools is not None and "-" in tools.operations else None
+
+    def difference_found(self) -> str | None:
+        """After the subtraction :meth:`difference_step` writes (or the model wrote: the
+        larger of the two compared values less the smaller, in the last step, alone): its
+        result, which with the order of the two is the answer ("哪一家占地更小？小多少公顷？"
+        answered 34 once 95 − 61 was taken; the small model, asked anew of the records,
+        named the larger dairy and its cows). ``None`` otherwise."""
+        tools = self._difference_tools()
+        if tools is None:
             return None
         messages = self.job.messages
         at = max((i for i, m in enumerate(messages) if m.get("tool_calls")), default=None)
