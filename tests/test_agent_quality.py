@@ -61,6 +61,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -1713,6 +1714,10 @@ def test_a_total_of_records_adds_no_years(local_server) -> None:
     assert not any(set(numbers) & years for numbers in added), added
 
 
+def _dock_record(name: str) -> str:
+    return get_dock.invoke({"name": name})
+
+
 def _reply(local_server, messages: list[dict], *tools) -> Any:
     """The embedded server's reply (through the OpenAI SDK) to a conversation, the tools
     offered."""
@@ -1817,13 +1822,18 @@ _CREWED = {
 }
 
 
-def _crewed_conversation(question: str, names: list[str]) -> list[dict]:
+def _docks_looked_up(question: str, names: list[str], answer: Callable[[str], str]) -> list[dict]:
+    """The question, and one step that looked each dock up, each answered by ``answer``."""
     calls = [_asked(f"c{i}", "get_dock", {"name": n})["tool_calls"][0] for i, n in enumerate(names)]
     return [
         {"role": "user", "content": question},
         {"role": "assistant", "content": "", "tool_calls": calls},
-        *(_answered(f"c{i}", _CREWED[n]) for i, n in enumerate(names)),
+        *(_answered(f"c{i}", answer(n)) for i, n in enumerate(names)),
     ]
+
+
+def _crewed_conversation(question: str, names: list[str]) -> list[dict]:
+    return _docks_looked_up(question, names, _CREWED.__getitem__)
 
 
 def test_the_field_a_chinese_question_asks_of_each_record_is_picked(local_server) -> None:
@@ -1924,13 +1934,8 @@ def test_both_terms_of_a_comparison_are_looked_up(local_server) -> None:
 
 
 def test_a_thing_the_question_does_not_name_is_not_looked_up(local_server) -> None:
-    names = ["Amber Dock", "Birch Dock"]
-    calls = [_asked(f"c{i}", "get_dock", {"name": n})["tool_calls"][0] for i, n in enumerate(names)]
-    messages: list[dict] = [
-        {"role": "user", "content": "琥珀码头和桦木码头加起来每月停靠多少艘船？"},
-        {"role": "assistant", "content": "", "tool_calls": calls},
-        *(_answered(f"c{i}", _PORTS[n]) for i, n in enumerate(names)),
-    ]
+    question = "琥珀码头和桦木码头加起来每月停靠多少艘船？"
+    messages = _docks_looked_up(question, ["Amber Dock", "Birch Dock"], _PORTS.__getitem__)
     message = _reply(local_server, messages, get_dock, get_canal, add)
     looked = [c.function.name for c in message.tool_calls or [] if c.function.name != "add"]
     assert not looked, looked
@@ -2046,13 +2051,8 @@ def test_a_name_whose_words_say_its_kind_is_the_chains_next_step(local_server) -
 
 
 def test_by_how_much_one_value_exceeds_the_other_is_a_subtraction(local_server) -> None:
-    names = ["Amber Dock", "Larch Dock"]
-    calls = [_asked(f"c{i}", "get_dock", {"name": n})["tool_calls"][0] for i, n in enumerate(names)]
-    messages: list[dict] = [
-        {"role": "user", "content": "琥珀码头和落叶松码头哪个起重机更多？多出几台？"},
-        {"role": "assistant", "content": "", "tool_calls": calls},
-        *(_answered(f"c{i}", get_dock.invoke({"name": n})) for i, n in enumerate(names)),
-    ]
+    question = "琥珀码头和落叶松码头哪个起重机更多？多出几台？"
+    messages = _docks_looked_up(question, ["Amber Dock", "Larch Dock"], _dock_record)
     message = _reply(local_server, messages, get_dock, add, subtract_numbers)
     asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
     assert asked == [("subtract_numbers", {"a": 6, "b": 4})], (message.content, asked)
@@ -2204,12 +2204,9 @@ def test_each_enum_member_a_list_names_in_words_is_a_call(local_server) -> None:
 
 
 def test_which_is_smaller_and_by_how_much_is_answered_from_the_difference(local_server) -> None:
-    names = ["琥珀码头", "落叶松码头"]
-    calls = [_asked(f"c{i}", "get_dock", {"name": n})["tool_calls"][0] for i, n in enumerate(names)]
-    messages: list[dict] = [
-        {"role": "user", "content": "琥珀码头和落叶松码头，哪个码头的起重机更少？少几台？"},
-        {"role": "assistant", "content": "", "tool_calls": calls},
-        *(_answered(f"c{i}", get_dock.invoke({"name": n})) for i, n in enumerate(names)),
+    question = "琥珀码头和落叶松码头，哪个码头的起重机更少？少几台？"
+    messages = [
+        *_docks_looked_up(question, ["琥珀码头", "落叶松码头"], _dock_record),
         _asked("d", "subtract_numbers", {"a": 6, "b": 4}),
         _answered("d", "2.0"),
     ]
