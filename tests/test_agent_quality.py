@@ -2216,3 +2216,33 @@ def test_which_is_smaller_and_by_how_much_is_answered_from_the_difference(local_
     assert re.search(r"(?<![\d.])2(?![\d.])", said), said
     fewer = said.find("落叶松")
     assert fewer >= 0 and (said.find("琥珀") < 0 or fewer < said.find("琥珀")), said
+
+
+# 69. A word problem's chain done (its last step's result the answer) while the small model
+# still wants a call: written from the results, its answer copied the question out, a word
+# changed ("分到几支" as "分到多少支"). The copy is read as one, and the answer states the result.
+
+
+def test_a_finished_chain_is_answered_with_its_result_not_the_question(local_server) -> None:
+    for question, steps, result in (
+        ("学校买了4箱铅笔，每箱30支，要平均分给8个班，每个班能分到几支？", (4, 30, 120, 8), "15"),
+        ("仓库进了6箱灯泡，每箱24个，要平均分给9家店，每家店能分到几个？", (6, 24, 144, 9), "16"),
+        (
+            "图书馆买了5箱书，每箱36本，要平均分给12个阅览室，每个阅览室能分到几本？",
+            (5, 36, 180, 12),
+            "15",
+        ),
+    ):
+        a, b, product, c = steps
+        messages: list[dict] = [
+            {"role": "user", "content": question},
+            _asked("m", "multiply_numbers", {"a": a, "b": b}),
+            _answered("m", str(product)),
+            _asked("d", "divide_numbers", {"a": product, "b": c}),
+            _answered("d", result),
+        ]
+        message = _reply(local_server, messages, *_ARITHMETIC)
+        assert not message.tool_calls, (question, message.tool_calls)
+        said = message.content or ""
+        assert re.search(rf"(?<![\d.]){result}(?![\d.])", said), (question, said)
+        assert not said.rstrip().endswith(("？", "?")), (question, said)

@@ -127,6 +127,8 @@ class CallWriter:
 
         def echo_ends(self, answer: str) -> list[str]: ...
 
+        def stating_result(self, events: list[Event], ends: Sequence[str]) -> list[Event]: ...
+
         def _stated_numbers(self) -> list[str] | None: ...
 
         def planned_steps(
@@ -260,7 +262,7 @@ class CallWriter:
                 ends = self.echo_ends(written) if turn.turn_calls else []
                 if ends:  # the question copied out: written again, opening and ending anew
                     text = list(self.text(from_results=True, any_numbers=True, avoid=ends))
-                yield from text
+                yield from self.stating_result(text, ends) if turn.turn_calls else text
                 return
         first = self._with_results_in_place(turn, first)
         kept = self._of_its_kind(turn, first)

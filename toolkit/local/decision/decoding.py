@@ -37,6 +37,7 @@ format when it has one, whatever the decision (a call stays a call).
 
 from __future__ import annotations
 
+import difflib
 import re
 import threading
 from collections.abc import Iterator, Sequence
@@ -811,10 +812,30 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         """When an answer copies the question out, what its rewrite may neither open nor end
         with: the question's opening and ending, and a question mark; else nothing."""
         asked = last_question(self.job.messages).strip()
-        question = folded(asked)
-        if len(question) < _ECHO or not folded(answer).startswith(question):
+        question, said = folded(asked), folded(answer)
+        if len(question) < _ECHO:
+            return []
+        # the question whole, or all but a word changed ("分到几本" copied as "分到多少本")
+        copied = said.startswith(question) or (
+            said[:_ECHO] == question[:_ECHO]
+            and difflib.SequenceMatcher(None, said, question).ratio() >= _ECHO_RATIO
+        )
+        if not copied:
             return []
         return [asked[:_ECHO], asked.rstrip("?？!！。. ")[-_ECHO:], "?", "？"]
+
+    def stating_result(self, events: list[Event], ends: Sequence[str]) -> list[Event]:
+        """A text answer after results, written again to state the last step's result when
+        that step combined the results and the answer leaves it out
+        (:attr:`~ToolPolicy.state_result`): a word problem's chain ended at 15, and the small
+        model, still wanting a call, wrote the question out again."""
+        answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
+        known = self.last_result() if results_combined(self.job.messages) else None
+        spellings = result_spellings(known)
+        if not spellings or not self.policy.state_result or _states(answer, spellings):
+            return events
+        self.result = known  # named in the final-answer step's prompt, as the answer
+        return list(self.text(from_results=True, avoid=ends, required=spellings))
 
     def asked_field(self) -> str | None:
         """The number of this turn's records that the question asks for by its label
@@ -1078,6 +1099,8 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
 #: How many characters of the question a final answer must copy, from its start, to echo it;
 #: a second try may write neither the question's first nor its last this many.
 _ECHO = 4
+#: How alike an answer must be to the question to be a copy of it, a word changed.
+_ECHO_RATIO = 0.85
 
 
 #: A number as a question writes it ("7", "1,200", "2.5").
