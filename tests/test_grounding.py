@@ -742,3 +742,33 @@ def test_a_value_in_another_form_of_its_family_is_said() -> None:
     # a shared beginning too short, or too small a part of the shorter word, is no family
     assert rules_out_extra_call("Internet", first, "the international court")
     assert rules_out_extra_call("Department", first, "the departure lounge")
+
+
+def test_the_first_thing_the_question_names_no_call_asked_is_a_lookup() -> None:
+    tools = [
+        {
+            "type": "function",
+            "function": {
+                "name": "get_tea_house",
+                "description": "Look up a tea house.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"name": {"type": "string"}},
+                    "required": ["name"],
+                },
+            },
+        }
+    ]
+    question = "莫斯格罗夫茶馆和斯宾德尔卡普茶馆，哪一家的员工比较少？"
+    messages = [{"role": "user", "content": question}]
+    judge = CallJudge(ChatJob(messages=messages, tools=tools), ToolPolicy(), auto=True)
+    assert judge.first_named_thing() == ("get_tea_house", {"name": "莫斯格罗夫茶馆"})
+    asked = {
+        "role": "assistant",
+        "content": "",
+        "tool_calls": [_call('{"name": "莫斯格罗夫茶馆"}', "get_tea_house")],
+    }
+    later = CallJudge(ChatJob(messages=[*messages, asked], tools=tools), ToolPolicy(), auto=True)
+    assert later.first_named_thing() == ("get_tea_house", {"name": "斯宾德尔卡普茶馆"})
+    chosen = CallJudge(ChatJob(messages=messages, tools=tools), ToolPolicy(), auto=False)
+    assert chosen.first_named_thing() is None

@@ -248,6 +248,10 @@ class CallWriter:
         listed = first is not None and self.retried_list
         if first is None:
             first = self._first_call(turn, grammar, [name] if name else None, sound_only)
+        if sound_only and (first is None or not first[2]) and not turn.turn_calls:
+            # the call meant, its name garbled: the thing the question names, looked up
+            named = turn.first_named_thing() if self.policy.named_lookups else None
+            first = self._written_with(turn, *named) if named is not None else None
         if sound_only and (first is None or not first[2]):  # no sound call, or none at all
             yield from self.checked_text()
             return

@@ -290,6 +290,12 @@ class ToolPolicy:
             is answered through the subtraction of the smaller from the larger, written by
             the server once both values are in (the small model added them, or stated the
             order alone).
+        named_lookups: Before any result, when a call is made only if it is sound (the
+            model all but sure of a tool, or the question naming it) and none the model
+            writes is, the first thing the question names of a lookup's kind is looked up:
+            asked which of two named mushroom farms has fewer staff, the small model wrote
+            the first farm's name garbled ("Mosgróf菌菇农场") and an invented subtraction,
+            then answered from its own guess.
         worded_answers: Before any result, a text answer with no word in it ("1", "3") is
             written again from the conversation without the tools: with them before it the
             small model answered "How many months are in a year?" with "1" and "How many
@@ -628,6 +634,7 @@ class ToolPolicy:
     things_to_their_kind: bool = True
     known_numbers_kept: bool = True
     worded_answers: bool = True
+    named_lookups: bool = True
     question_named_tools: bool = True
     preferred_named_calls: bool = True
     rerouted_failures: bool = True

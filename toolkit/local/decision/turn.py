@@ -737,6 +737,18 @@ class CallJudge:
                     return its, {lookups[its]: name}
         return None
 
+    def first_named_thing(self) -> tuple[str, dict[str, Any]] | None:
+        """With "auto", the first thing the question names of a lookup's kind that no call
+        of this turn asked about (:func:`~toolkit.local.decision.kinds.named_things`), as
+        ``(lookup, arguments)``; ``None`` when there is none."""
+        if not self.auto:
+            return None
+        lookups, asked = self.lookups, self._asked_texts()
+        for name, its in named_things(self.question, lookups):
+            if name.casefold() not in asked:
+                return its, {lookups[its]: name}
+        return None
+
     def _asked_texts(self) -> set[str]:
         """The text values this turn's calls asked about, stripped and case-folded."""
         texts = [v for _, a in self.turn_calls for v in a.values() if isinstance(v, str)]
