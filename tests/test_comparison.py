@@ -134,8 +134,11 @@ def test_nothing_is_compared_unless_one_tool_s_numbers_answer_a_comparison():
         }
     )
     combined.append({"role": "tool", "tool_call_id": "d", "content": "1030"})
-    # a later step's arithmetic on the looked-up numbers (by how much) is no value compared
-    assert comparison(combined) == "Comparison: Mont Blanc (4806) is higher than Mount Fuji (3776)."
+    assert comparison(combined) is None  # a later step combined them: its result answers
+    # unless that step is the difference the question asks for: the values before it compared
+    step = answer_messages(combined, result="1030", difference=True)[-1]["content"]
+    assert step.endswith("Comparison: Mont Blanc (4806) is higher than Mount Fuji (3776), by 1030.")
+    assert "by 1030" not in answer_messages(combined, result="1030")[-1]["content"]
 
 
 def test_the_final_answer_step_ends_with_the_comparison():
@@ -150,9 +153,6 @@ def test_the_final_answer_step_ends_with_the_comparison():
     assert body.endswith("\nComparison: January (120) is more than February (95).")
     assert 'get_monthly_sales(month="February") = 95' in body
     assert "Comparison" not in answer_messages(messages, compare=False)[-1]["content"]
-    # by how much, the subtraction's result: one sentence with the order
-    body = answer_messages(messages, result="25.0")[-1]["content"]
-    assert body.endswith("\nComparison: January (120) is more than February (95), by 25.")
 
 
 def test_records_of_several_numbers_are_compared_by_the_quantity_the_word_is_about():

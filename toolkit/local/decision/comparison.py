@@ -193,34 +193,6 @@ def _looked_up(messages: Sequence[Mapping[str, Any]]) -> list[tuple[str, dict, s
     return found
 
 
-def _without_arithmetic(found: list[tuple[str, dict, str]]) -> list[tuple[str, dict, str]]:
-    """The calls that looked something up: not those whose arguments are only numbers that
-    the other calls' results state (``subtract(95, 61)`` of two dairies' hectares)."""
-
-    def number(value: Any) -> float | None:
-        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            return None
-        try:
-            return float(value)
-        except ValueError:
-            return None
-
-    kept = []
-    for i, (tool, arguments, result) in enumerate(found):
-        values = [number(v) for v in arguments.values()]
-        stated = {
-            float(n.replace(",", ""))
-            for j, other in enumerate(found)
-            if j != i
-            for n in said_numbers(other[2])
-            if re.fullmatch(r"-?[\d,]*\.?\d+", n)
-        }
-        if values and all(v is not None and v in stated for v in values):
-            continue
-        kept.append((tool, arguments, result))
-    return kept
-
-
 def compared_entries(
     messages: Sequence[Mapping[str, Any]],
     reading: str | None = None,
@@ -232,9 +204,8 @@ def compared_entries(
     for :func:`comparison`)."""
     question = last_question(messages)
     order = asked_order(question)
-    # A result without a number (a birthplace looked up on the side) compares nothing, nor
-    # does arithmetic on the looked-up numbers (the difference "by how much" asks for).
-    found = _without_arithmetic([f for f in _looked_up(messages) if said_numbers(f[2])])
+    # A result without a number (a birthplace looked up on the side) compares nothing.
+    found = [f for f in _looked_up(messages) if said_numbers(f[2])]
     if order is None or len(found) < 2 or len({tool for tool, _, _ in found}) != 1:
         return None
     keys = {k for _, arguments, _ in found for k in arguments}

@@ -263,7 +263,8 @@ def answer(
         elif answered and (difference := decoder.difference_step()) is not None:
             yield from decoder.written_calls([difference])  # larger minus smaller, as asked
         elif answered and (subtracted := decoder.difference_found()) is not None:
-            yield from decoder.final_answer(result=subtracted)  # the order and by how much
+            decoder.difference = True  # the order and by how much, in one sentence
+            yield from decoder.final_answer(result=subtracted)
         elif answered and decoder.compared():  # the order asked for is in the results
             yield from decoder.final_answer()
         elif answered and decoder.asked_found():  # the number asked for is in the results
@@ -341,6 +342,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         self.names: dict[str, float] | None = None
         self.repeated = 0  # calls dropped because the conversation already made them
         self.result: str | None = None  # the result that answers the question, when known
+        self.difference = False  # the last step subtracted the smaller compared value
         self.kept_text: tuple[str, str] | None = None  # a text answer a call may replace
 
     def _options(self) -> SamplingOptions:
@@ -944,6 +946,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
                 reading=self.reading,
                 picked=self.picked_number,
                 values=self.asked_entries(),
+                difference=self.difference,
             )
             if own_step
             else None

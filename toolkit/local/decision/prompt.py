@@ -345,6 +345,7 @@ def answer_messages(
     reading: Callable[[], str] | None = None,
     picked: Callable[[str], str | None] | None = None,
     values: Sequence[tuple[str, str]] | None = None,
+    difference: bool = False,
 ) -> list[dict[str, Any]] | None:
     """The final-answer step: the question and the results it rests on, and nothing else.
 
@@ -373,6 +374,9 @@ def answer_messages(
             another language asks for (:mod:`~toolkit.local.decision.fields`), for the
             comparison.
         result: The result that answers the question, when it is known.
+        difference: The last step subtracted the smaller of two compared values from the
+            larger ("which is smaller, and by how much?"): the comparison is of the values
+            before it, and ``result`` joins it as the difference.
         values: The value of each record the question asks for, with what each call asked
             about, when they are known: listed last, as the comparison is ("各自的数值：
             万特库尔击剑馆（84）、多里蒙击剑馆（57）。"); shown the records alone, the small
@@ -391,16 +395,21 @@ def answer_messages(
     # Last, right before the answer: shown among the results, it went unread.
     compared = None
     if compare and not failures:
-        compared = comparison(messages)
+        looked = messages
+        if difference:  # the values compared, as the steps before the subtraction gave them
+            looked = messages[: max(i for i, m in enumerate(messages) if m.get("tool_calls"))]
+        compared = comparison(looked)
         if compared is None and reading is not None and asked_order(question):
-            compared = comparison(messages, reading(), picked)  # a label in another language
+            compared = comparison(looked, reading(), picked)  # a label in another language
     if failures:  # nothing to state: the answer says what went wrong
         ask = _FAILED_ASK[language]
     elif result is None and not compared and _one_tool_many_values(messages):
         ask = _EACH_ASK[language]
     if compared:  # with the result of a difference it asks for too ("小多少公顷？")
         ask = f"{ask}\n{compared}"
-        if result is not None and not failures:  # one sentence: the order, and by how much
+        if (
+            difference and result is not None and not failures
+        ):  # one sentence: the order, and by how much
             ask = ask.rstrip("。.") + _DIFFERENCE_IS[language].format(_plain(result))
     elif values and not failures:
         ask = f"{ask}\n{_VALUES_ARE[language]}{listed_values(values, question)}"
