@@ -672,7 +672,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             # function these tools do not have: the words before it are the answer.
             foreign = leaked and p_name < self.policy.foreign_call_threshold and bool(before)
             if not foreign and (leaked or echo or p_name >= self.policy.name_threshold):
-                if not (leaked or echo) and self.policy.known_numbers_kept:
+                if not (leaked or echo) and self._known_number_asked():
                     # A number from what the model knows: a sound call of a fitting tool
                     # beats it, but no call of numbers nobody gave does.
                     self.kept_text = (text, reason or generation.finish_reason or "stop")
@@ -729,6 +729,13 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         """Whether a text answer is read for a call it stands for: before any result, and
         only while no sound call was looked for in this request."""
         return not self.sound_tried and not has_results(self.job.messages)
+
+    def _known_number_asked(self) -> bool:
+        """Whether a question that writes no number in digits asks for one the model may
+        know ("一小时有多少分钟？"), not for a tool's sum of the user's figures ("the sales
+        tax on $59.99", answered "$14.99" in text): :attr:`~ToolPolicy.known_numbers_kept`."""
+        question = last_question(self.job.messages)
+        return self.policy.known_numbers_kept and not re.search(r"\d", question)
 
     def _wordless(self, text: str) -> bool:
         """Before any tool result: whether a text answer is only a number or signs, no word

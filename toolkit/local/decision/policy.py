@@ -301,12 +301,17 @@ class ToolPolicy:
             small model answered "How many months are in a year?" with "1" and "How many
             sides does a triangle have?" with "3"; without them, "There are 12 months in a
             year." and "A triangle has three sides." Its checks follow as for any answer.
-        known_numbers_kept: Before any result, a text answer that states a number nobody
-            gave is decoded as calls only when one is sound (every value one the
-            conversation gave: ``get_weather("Paris")`` for "It is 20°C in Paris"); else the
-            text stands. A question of general knowledge ("How many minutes are in a
-            day?") with ``multiply`` offered had its "1440" taken out: the calls' numbers
-            were nobody's, and the text written again with stated numbers only said "1".
+        known_numbers_kept: Before any result, a text answer to a question that writes no
+            number in digits, stating a number nobody gave, is decoded as calls only when
+            one is sound (every value one the conversation gave: ``get_weather("Paris")``
+            for "It is 20°C in Paris"); else the text stands. Asked "一小时有多少分钟？" with
+            ``multiply`` offered, the small model's "一小时有60分钟。" was decoded as calls
+            whose numbers were nobody's, then written again with stated numbers only:
+            "一小时有 минут".
+            A question with figures of its own ("the sales tax on $59.99") asks a tool:
+            its text answer ("$14.99") is decoded as calls whether they are sound or not,
+            as before (on BFCL's live_simple cases 100–119, three such calls were lost
+            while the rule held for every question).
         things_to_their_kind: A call of a tool that looks nothing up by name, which the
             question does not ask for, with a text value that names a thing of a lookup's
             kind or is a phrase of the question, is that lookup's call (``named_kinds``):
