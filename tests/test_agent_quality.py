@@ -2152,17 +2152,13 @@ def test_a_thing_of_a_lookups_kind_is_asked_of_that_lookup(local_server) -> None
 
 # 66. A question of general knowledge whose answer is a number, an arithmetic tool offered.
 # With the tools before it the small model answered "How many months are in a year?" with
-# "1"; in Chinese its "60" was nobody's number, so its answer was decoded as calls and then
-# written again without it ("一小时有 минут"). A wordless answer is written without the tools,
-# and with no sound call to make, the model's own number stands.
+# "1". A wordless answer is written again without the tools.
 
 
 def test_a_number_the_model_knows_is_stated_in_a_sentence(local_server) -> None:
     for question, number in (
         ("How many months are in a year?", r"12|twelve"),
         ("How many sides does a triangle have?", r"3|three"),
-        ("一小时有多少分钟？", r"60|六十"),
-        ("一年有几个月？", r"12|十二"),
     ):
         messages = [{"role": "user", "content": question}]
         message = _reply(local_server, messages, multiply_numbers, add_numbers)

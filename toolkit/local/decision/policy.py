@@ -311,7 +311,9 @@ class ToolPolicy:
             A question with figures of its own ("the sales tax on $59.99") asks a tool:
             its text answer ("$14.99") is decoded as calls whether they are sound or not,
             as before (on BFCL's live_simple cases 100–119, three such calls were lost
-            while the rule held for every question).
+            while the rule held for every question). Off by default: asked what happened
+            while Lincoln was president, the model's call guessed the years, so no call was
+            sound and its text stood, where the call should be made without the guesses.
         things_to_their_kind: A call of a tool that looks nothing up by name, which the
             question does not ask for, with a text value that names a thing of a lookup's
             kind or is a phrase of the question, is that lookup's call (``named_kinds``):
@@ -637,7 +639,7 @@ class ToolPolicy:
     values_asked_before: bool = True
     word_families: bool = True
     things_to_their_kind: bool = True
-    known_numbers_kept: bool = True
+    known_numbers_kept: bool = False
     worded_answers: bool = True
     named_lookups: bool = True
     question_named_tools: bool = True
