@@ -104,6 +104,7 @@ from toolkit.local.decision.turn import (
     has_results,
     is_error,
     last_question,
+    last_step_at,
     results_combined,
     turn_calls,
     turn_start,
@@ -458,7 +459,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         if tools is None:
             return None
         messages = self.job.messages
-        at = max((i for i, m in enumerate(messages) if m.get("tool_calls")), default=None)
+        at = last_step_at(messages)
         last = (messages[at].get("tool_calls") or []) if at is not None else []
         tool, first, second = tools.operations["-"]
         if len(last) != 1 or last[0]["function"]["name"] != tool:
@@ -640,26 +641,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
                 yield ContentDelta(text)
             yield self._finished(reason, "text")
             return
-        generation = self.engine.generate(
-            self.tokens,
-            self._options(),
-            grammar=text_grammar(forbidden=self._forbidden()),
-            cancel=self.cancel,
-            ban_first=self._not_text(),
-        )
-        text, leaked, reason = "", None, None
-        for piece in generation:
-            text += piece
-            leaked = _CALL_OPENING.search(text)
-            if leaked:
-                generation.close()
-                break
-            loop = repetition_start(text)  # a small model's loop ("0.000000…") ends the text
-            if loop is not None:
-                generation.close()
-                text, reason = text[:loop], "stop"
-                break
-        self.used += generation.completion_tokens
+        text, leaked, reason = self._written_text(self.tokens, ban_first=self._not_text())
         before = text[: leaked.start()].strip() if leaked else ""
         text = text.strip()
         if not leaked and self._wordless(text):
@@ -675,14 +657,14 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
                 if not (leaked or echo) and self._known_number_asked():
                     # A number from what the model knows: a sound call of a fitting tool
                     # beats it, but no call of numbers nobody gave does.
-                    self.kept_text = (text, reason or generation.finish_reason or "stop")
+                    self.kept_text = (text, reason or "stop")
                     yield from self.calls(None, sound_only=True)
                     return
                 yield from self.calls(None)
                 return
             if foreign:
                 text = before
-        reason = reason or generation.finish_reason or "stop"
+        reason = reason or "stop"
         if self._writes_call_out(text):
             yield from self.calls(None)  # the call, written out in a form no parser reads
             return
@@ -752,23 +734,37 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         tokens = self.engine.tokenize(
             render_prompt(self.job.messages, None, template=self.template)
         )
+        text, opening, _ = self._written_text(tokens)
+        return (text[: opening.start()] if opening else text).strip()
+
+    def _written_text(
+        self, tokens: list[int], ban_first: Any = None
+    ) -> tuple[str, re.Match[str] | None, str | None]:
+        """A text answer decoded after ``tokens`` under the text grammar, kept back until it
+        is complete: stopped at a call written out (whose opening is returned), cut at the
+        start of a small model's loop ("0.000000…", reason "stop"). Returns the text, the
+        opening and the finish reason."""
         generation = self.engine.generate(
             tokens,
             self._options(),
             grammar=text_grammar(forbidden=self._forbidden()),
             cancel=self.cancel,
+            ban_first=ban_first,
         )
-        text = ""
+        text, leaked, reason = "", None, None
         for piece in generation:
             text += piece
-            opening = _CALL_OPENING.search(text)
-            loop = repetition_start(text)
-            if opening is not None or loop is not None:
+            leaked = _CALL_OPENING.search(text)
+            if leaked:
                 generation.close()
-                text = text[: opening.start() if opening is not None else loop]
+                break
+            loop = repetition_start(text)
+            if loop is not None:
+                generation.close()
+                text, reason = text[:loop], "stop"
                 break
         self.used += generation.completion_tokens
-        return text.strip()
+        return text, leaked, reason or generation.finish_reason
 
     def _invents_numbers(self, text: str) -> bool:
         """Before any tool result: whether the text states a number nobody gave."""
@@ -802,12 +798,8 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         if ends:  # the question copied out is no answer
             events = list(self.text(from_results=True, any_numbers=True, avoid=ends))
             answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
-        spellings = result_spellings(result if result is not None else stated)
-        if spellings and self.policy.state_result and not _states(answer, spellings):
-            # The result that answers the question is known and the answer left it out: it
-            # is written again, stating the result before any other number.
-            events = list(self.text(from_results=True, avoid=ends, required=spellings))
-            answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
+        events = self._restating(events, result if result is not None else stated, ends)
+        answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
         texts = self._stated_texts() or []
         grounds = {magnitude(n) for t in texts for n in with_roundings(said_numbers(t))}
         said = [magnitude(n) for n in said_numbers(answer)]
@@ -838,12 +830,21 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         that step combined the results and the answer leaves it out
         (:attr:`~ToolPolicy.state_result`): a word problem's chain ended at 15, and the small
         model, still wanting a call, wrote the question out again."""
-        answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
         known = self.last_result() if results_combined(self.job.messages) else None
+        if known is not None:
+            self.result = known  # named in the final-answer step's prompt, as the answer
+        return self._restating(events, known, ends)
+
+    def _restating(
+        self, events: list[Event], known: str | None, ends: Sequence[str]
+    ) -> list[Event]:
+        """The answer's events, written again stating ``known`` (the result that answers
+        the question) before any other number when the answer left it out
+        (:attr:`~ToolPolicy.state_result`); as they are otherwise."""
+        answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
         spellings = result_spellings(known)
         if not spellings or not self.policy.state_result or _states(answer, spellings):
             return events
-        self.result = known  # named in the final-answer step's prompt, as the answer
         return list(self.text(from_results=True, avoid=ends, required=spellings))
 
     def asked_field(self) -> str | None:

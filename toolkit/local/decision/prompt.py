@@ -21,6 +21,7 @@ from toolkit.local.decision.turn import (
     failed,
     holds_value,
     is_error,
+    last_step_at,
     turn_calls,
     turn_start,
 )
@@ -397,7 +398,7 @@ def answer_messages(
     if compare and not failures:
         looked = messages
         if difference:  # the values compared, as the steps before the subtraction gave them
-            looked = messages[: max(i for i, m in enumerate(messages) if m.get("tool_calls"))]
+            looked = messages[: last_step_at(messages)]
         compared = comparison(looked)
         if compared is None and reading is not None and asked_order(question):
             compared = comparison(looked, reading(), picked)  # a label in another language

@@ -85,6 +85,7 @@ __all__ = [
     "holds_value",
     "is_error",
     "last_question",
+    "last_step_at",
     "results_combined",
     "turn_calls",
     "turn_start",
@@ -697,11 +698,7 @@ class CallJudge:
         lookups = self.lookups
         kind = kind_of(value, lookups)
         if is_phrase(value) or names_nothing(value, kind or tool):  # "马厩一共有多少匹", "植物园"
-            asked = self._asked_texts()
-            for name, its in named_things(self.question, lookups):
-                if name.casefold() not in asked:
-                    return its, {lookups[its]: name}
-            return None
+            return self._first_unasked(named_things(self.question, lookups))
         if kind is None or kind == tool:
             return None
         return kind, {lookups[kind]: value}
@@ -721,7 +718,6 @@ class CallJudge:
         lookups = self.lookups
         if not lookups or self.asks_for(tool, [t for t, _ in self.turn_calls]):
             return None
-        asked = self._asked_texts()
         for value in arguments.values():
             if not isinstance(value, str) or not value.strip():
                 continue
@@ -732,9 +728,8 @@ class CallJudge:
             named = named_things(value, lookups) or (
                 named_things(self.question, lookups) if is_phrase(value) else []
             )
-            for name, its in named:
-                if name.casefold() not in asked:
-                    return its, {lookups[its]: name}
+            if (found := self._first_unasked(named)) is not None:
+                return found
         return None
 
     def first_named_thing(self) -> tuple[str, dict[str, Any]] | None:
@@ -743,10 +738,17 @@ class CallJudge:
         ``(lookup, arguments)``; ``None`` when there is none."""
         if not self.auto:
             return None
-        lookups, asked = self.lookups, self._asked_texts()
-        for name, its in named_things(self.question, lookups):
+        return self._first_unasked(named_things(self.question, self.lookups))
+
+    def _first_unasked(
+        self, things: Sequence[tuple[str, str]]
+    ) -> tuple[str, dict[str, Any]] | None:
+        """The first of ``things`` (``(name, lookup)``, :func:`~toolkit.local.decision.kinds.
+        named_things`) that no call of this turn asked about, as its lookup's call."""
+        asked = self._asked_texts()
+        for name, its in things:
             if name.casefold() not in asked:
-                return its, {lookups[its]: name}
+                return its, {self.lookups[its]: name}
         return None
 
     def _asked_texts(self) -> set[str]:
@@ -1048,6 +1050,18 @@ def holds_value(value: str, failed: str) -> bool:
     edge = r"(?<![^\W_])" if failed[0].isascii() else ""
     tail = r"(?![^\W_])" if failed[-1].isascii() else ""
     return re.search(rf"{edge}{re.escape(failed)}{tail}", value) is not None
+
+
+def last_step_at(messages: Sequence[Mapping[str, Any]]) -> int | None:
+    """The index of the last message that made tool calls (``None`` when none did).
+
+    Args:
+        messages: OpenAI messages.
+
+    Returns:
+        Its index in ``messages``.
+    """
+    return max((i for i, m in enumerate(messages) if m.get("tool_calls")), default=None)
 
 
 def folded(text: str) -> str:
