@@ -14,6 +14,7 @@ from toolkit.local.decision.chains import (
     first_step_for,
     is_value,
     kind_named,
+    linked_names,
     named_next_step,
     number_parameters,
     other_field,
@@ -730,6 +731,57 @@ def test_the_entity_a_record_names_is_looked_up_when_the_question_points_at_it()
     assert named_next_step(calls, ["Error: no route"], [True], question, _SCHEMAS) is None
 
 
+_FORGE = (
+    '{"name": "Ashby Nail Forge", "chinese_name": "阿什比铁钉坊", "founded": 1811, '
+    '"nails_per_day": 9000, "charcoal_from": "Corwen Smoke Pits (科文炭窑)"}'
+)
+_LINKED = {
+    name: {"properties": {"name": {"type": "string"}}, "required": ["name"]}
+    for name in ("nail_forge_info", "charcoal_kiln_record", "wharf_lookup")
+}
+
+
+def test_a_record_links_the_names_of_other_things_than_itself():
+    assert linked_names(_FORGE, set(), "q") == [("Corwen Smoke Pits", "科文炭窑")]
+    # labels in capitals are no names; the record's own name stands first, before its numbers
+    lines = "Forge: Ashby Nail Forge\nNails Per Day: 9000\nCharcoal From: Corwen Smoke Pits"
+    assert linked_names(lines, set(), "q") == [("Corwen Smoke Pits", None)]
+    # a name the turn asked, or the question writes, is no link
+    assert linked_names(_FORGE, {"corwen smoke pits"}, "q") == []
+    assert linked_names(_FORGE, set(), "Is Corwen Smoke Pits near?") == []
+
+
+def test_a_linked_name_that_states_no_kind_goes_to_the_lookup_the_question_points_at():
+    calls, results = [("nail_forge_info", {"name": "阿什比铁钉坊"})], [_FORGE]
+    step = ("charcoal_kiln_record", {"name": "Corwen Smoke Pits"})
+
+    def never(tools):
+        raise AssertionError(f"nothing to pick among {tools}")
+
+    # the question's own kind word says which lookup
+    question = "Ashby Nail Forge buys charcoal from a kiln. How old is that kiln?"
+    assert named_next_step(calls, results, [False], question, _LINKED, pick=never) == step
+    # a Chinese question that refers back: the lookup the name's Chinese name states (炭窑)
+    question = "阿什比铁钉坊的木炭是哪家供应的？那家一年烧多少炭？"
+    assert named_next_step(calls, results, [False], question, _LINKED, pick=never) == step
+    # else the model's likeliest of the lookups not answered
+    asked: list[list[str]] = []
+
+    def likeliest(tools):
+        asked.append(list(tools))
+        return "charcoal_kiln_record"
+
+    bare = [_FORGE.replace(" (科文炭窑)", "")]
+    assert named_next_step(calls, bare, [False], question, _LINKED, pick=likeliest) == step
+    assert asked == [["charcoal_kiln_record", "wharf_lookup"]]
+    # without a picker, or a question that points at nothing past the record: no step
+    assert named_next_step(calls, results, [False], question, _LINKED) is None
+    plain = "阿什比铁钉坊每天做多少颗钉子？"
+    assert named_next_step(calls, results, [False], plain, _LINKED, pick=likeliest) is None
+    told = "How many nails does Ashby Nail Forge make a day?"
+    assert named_next_step(calls, results, [False], told, _LINKED, pick=never) is None
+
+
 def test_a_word_of_a_records_name_asks_for_a_label_only_standing_alone_as_the_whole_label():
     theatre = "Thimblegate Puppet Theatre: opened 1899, 64 seats, 210 puppets, 4 shows per week"
     tool_words = {"get", "puppet", "theatre"}
@@ -792,6 +844,38 @@ def test_a_name_every_lookup_refused_is_asked_of_the_lookups_not_tried():
         ["Unknown ropewalk.", "Unknown harbour."],
     )
     assert judge(two).names_for_untried() == []
+
+
+def test_a_name_one_lookup_refused_beside_answers_is_asked_of_the_lookups_not_tried():
+    by_name = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+    tools = [
+        {"type": "function", "function": {"name": n, "parameters": by_name}}
+        for n in ("get_skating_rink", "get_choir")
+    ]
+    question = (
+        "The Marlow Singers rehearse at a skating rink. How many more skaters a day does "
+        "that rink get than Brill Ice Rink?"
+    )
+
+    def judge(
+        results: list[str], policy: ToolPolicy | None = None, name: str = "Marlow Singers"
+    ) -> CallJudge:
+        calls = [
+            ("get_skating_rink", '{"name": "Brill Ice Rink"}'),
+            ("get_skating_rink", json.dumps({"name": name})),
+        ]
+        messages = _steps(question.replace("The Marlow Singers", name), (calls, results))
+        return CallJudge(ChatJob(messages=messages, tools=tools), policy or ToolPolicy(), auto=True)
+
+    answered = ["Brill Ice Rink: 410 skaters a day", "Unknown rink."]
+    assert judge(answered).names_for_untried() == [("get_choir", {"name": "Marlow Singers"})]
+    # turned off, or a refused name that states the refusing tool's kind: none
+    off = ToolPolicy(refused_names_elsewhere=False)
+    assert judge(answered, off).names_for_untried() == []
+    assert judge(answered, name="Marlow Skating Rink").names_for_untried() == []
+    assert judge(answered, name="Marlow Choir").names_for_untried() == [
+        ("get_choir", {"name": "Marlow Choir"})
+    ]
 
 
 def test_a_name_of_a_counted_list_is_given_with_its_kinds_word():

@@ -121,6 +121,8 @@ class CallWriter:
 
         def _finished(self, reason: str, decision: str) -> Finished: ...
 
+        def measure_names(self) -> None: ...
+
         def text(self, *, from_results: bool = False) -> Iterator[Event]: ...
 
         def checked_text(self) -> Iterator[Event]: ...
@@ -755,8 +757,16 @@ class CallWriter:
         if not self.policy.resume_failed_steps or self.job.tool_choice != "auto":
             return None
         turn = CallJudge(self.job, self.policy, auto=True)
-        resumed = turn.step_to_resume()
+        resumed = turn.step_to_resume(pick=self.likeliest_tool)
         return None if resumed is None else self._written_with(turn, *resumed)
+
+    def likeliest_tool(self, tools: Sequence[str]) -> str | None:
+        """The one of ``tools`` the model would most likely name next; ``None`` when it can
+        name none of them."""
+        self.measure_names()
+        names = self.names or {}
+        likeliest = max(tools, key=lambda tool: names.get(tool, 0.0), default=None)
+        return likeliest if likeliest is not None and names.get(likeliest, 0.0) > 0 else None
 
     def _grounded_retry(
         self, turn: CallJudge, tool: str, call: dict[str, Any], retried: set[str]

@@ -47,7 +47,7 @@ its place (:func:`failed_step_to_resume`), whatever the model would write next.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -79,6 +79,7 @@ __all__ = [
     "first_step_for",
     "is_value",
     "kind_named",
+    "linked_names",
     "named_next_step",
     "number_parameters",
     "other_field",
@@ -419,11 +420,20 @@ def named_next_step(
     failed: Sequence[bool],
     question: str,
     schemas: Mapping[str, Any],
+    pick: Callable[[Sequence[str]], str | None] | None = None,
+    since: int = 0,
 ) -> tuple[str, dict[str, Any]] | None:
     """A chain's second step, when its first answered with a record naming the entity the
     question asks about: "Taking the Tansy ferry … there's a lighthouse right next to where it
     lands — how tall is that tower?" answered by the ferry's record, "… lands beside Gannet
     Rock Lighthouse": ``get_lighthouse("Gannet Rock Lighthouse")`` is due.
+
+    A name whose own words do not state its kind ("barrel_supplier: Tamsett Barrel Yard" for
+    ``cooperage_record``) is followed too, when it is the only other thing the record names
+    (:func:`linked_names`): to the one lookup not answered yet whose kind the question says
+    ("kites from one particular workshop" for ``kite_workshop_profile``), else the one its
+    Chinese name states (佩利莫尔摩天轮乐园 for ``ferris_park_details``), else the one ``pick``
+    chooses among the lookups not answered yet (the model's likeliest name).
 
     Made when the turn has one answered call whose result is more than a value (a sum beside
     it is no record), and its record names an entity of another offered tool's kind
@@ -439,11 +449,17 @@ def named_next_step(
         failed: Whether each of them failed.
         question: The user's question.
         schemas: The offered tools' ``parameters`` schemas, by name.
+        pick: Chooses one of the named lookups for a name whose words state no kind; ``None``
+            follows only names that state their kind.
+        since: The index of the last step's first call: only a record of that step leads on
+            (the rowing club's, after the bowling alley asked beside it was answered).
 
     Returns:
         ``(tool, arguments)`` of the step, or ``None``.
     """
-    answered = [i for i, bad in enumerate(failed) if not bad and not is_value(results[i])]
+    answered = [
+        i for i, bad in enumerate(failed) if i >= since and not bad and not is_value(results[i])
+    ]
     if len(answered) != 1:
         return None
     passed = {earlier[answered[0]][0]}
@@ -464,7 +480,85 @@ def named_next_step(
         if not says_kind(question, tool) if latin else not _REFERS_ZH.search(question):
             continue
         return tool, {parameter: name}
-    return None
+    if pick is None:
+        return None
+    return _linked_step(record, asked, question, lookups, passed, pick)
+
+
+def _linked_step(
+    record: str,
+    asked: AbstractSet[str],
+    question: str,
+    lookups: Mapping[str, str],
+    passed: AbstractSet[str],
+    pick: Callable[[Sequence[str]], str | None],
+) -> tuple[str, dict[str, Any]] | None:
+    """The step to the one other thing a record names, of the lookup not answered yet that
+    the question's kind word, the name's Chinese name or ``pick`` chooses
+    (:func:`named_next_step`)."""
+    linked = linked_names(record, asked, question)
+    open_tools = [tool for tool in lookups if tool not in passed]
+    if len(linked) != 1 or not open_tools:
+        return None
+    name, chinese = linked[0]
+    if writes_spaceless(question):
+        if not refers_back(question) and _UNNAMED_ZH.search(question) is None:
+            return None
+        pointed = []
+    else:
+        pointed = [tool for tool in open_tools if says_kind(question, tool)]
+        if not pointed:
+            return None
+    if len(pointed) == 1:
+        tool: str | None = pointed[0]
+    elif chinese and (stated := kind_of(chinese, open_tools)) is not None:
+        tool = stated
+    else:
+        tool = pick(pointed or open_tools)
+    return None if tool is None else (tool, {lookups[tool]: name})
+
+
+def linked_names(
+    record: str, asked: AbstractSet[str], question: str
+) -> list[tuple[str, str | None]]:
+    """The names in capitals a record gives of other things than itself, each with the
+    Chinese name written after it in brackets, if any: "barrel_supplier: Tamsett Barrel Yard
+    (塔姆塞特桶场)" gives ``("Tamsett Barrel Yard", "塔姆塞特桶场")``.
+
+    The record's own name is left out (the first name, when it comes before the record's
+    first number), as are labels ("Growing Rooms: 20"), names a call asked
+    (``asked``, case-folded) and names the question writes.
+
+    Args:
+        record: A tool's result.
+        asked: The text values the turn's calls asked, case-folded.
+        question: The user's question.
+
+    Returns:
+        ``(name, Chinese name or None)`` in the record's order, each name once.
+    """
+    first_digit = re.search(r"\d", record)
+    found: dict[str, str | None] = {}
+    first = True
+    for match in _IN_CAPITALS_AT.finditer(record):
+        name = re.sub(r"^(?:The|A|An)\s+", "", match.group(0))
+        if " " not in name or re.match(r"\s*[:=：]", record[match.end() :]):
+            continue  # one word, or a label
+        own = first and (first_digit is None or match.start() < first_digit.start())
+        first = False
+        if own:
+            continue  # the record's own name
+        folded = name.casefold()
+        if folded in asked or folded in question.casefold() or name in found:
+            continue
+        chinese = re.match(r"\s*[(（]([\u4e00-\u9fff]+)[)）]", record[match.end() :])
+        found[name] = chinese.group(1) if chinese else None
+    return list(found.items())
+
+
+#: A run of two to five words in capitals (:func:`~toolkit.local.decision.kinds.
+#: names_in_capitals`), read with its place in the record.
+_IN_CAPITALS_AT = re.compile(r"(?<![\w'’-])[A-Z][\w'’-]*(?:[ \t]+[A-Z][\w'’-]*){1,4}")
 
 
 #: A Chinese question that refers back to a thing ("那个果园", "这家工厂", "该站", "它的").

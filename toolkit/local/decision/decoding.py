@@ -261,6 +261,14 @@ def answer(
             retry = decoder.failure_retried() or decoder.failed_step_resumed()
         if retry is not None:  # a failed value in another form, or a failed step resumed
             yield from decoder.calls(None, first=retry)
+        elif (
+            answered
+            and not reached
+            and policy.refused_names_elsewhere
+            and not untried_after_failures(job.messages, job.tool_names)
+            and (elsewhere := decoder.untried_lookup()) is not None
+        ):  # beside answers, the name one lookup refused, of a lookup not tried yet
+            yield from decoder.written_calls([elsewhere])
         elif answered and (difference := decoder.difference_step()) is not None:
             yield from decoder.written_calls([difference])  # larger minus smaller, as asked
         elif answered and (subtracted := decoder.difference_found()) is not None:

@@ -622,7 +622,9 @@ _ABSENT = re.compile(
     r"|my|any|this)\s+(?:[\w-]+\s+){0,2}?(?:registry|register|records?|database|list|catalog(?:ue)?"
     r"|index|system|directory|files?|books?)\b|(?:a\s+)?(?:known|listed|recogni[sz]ed|found"
     r"|registered)\b)|\b(?:could\s+not|couldn't|cannot|can't)\s+"
-    r"be\s+found|\bnot\s+found\b|\bno\s+match|不存在|未找到|找不到|查无|没有(?:这|该|此)",
+    r"be\s+found|\bnot\s+found\b|\bno\s+match|不存在|未找到|找不到|查无|没有(?:这|该|此)"
+    # a record whose result or status is none ("result=none; query=X; reason=unknown kite")
+    r"|\b(?:result|status|found|match)[\"']?\s*[=:]\s*[\"']?(?:none|null|false|missing|unknown)\b",
     re.IGNORECASE,
 )
 

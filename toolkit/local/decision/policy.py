@@ -472,6 +472,11 @@ class ToolPolicy:
             is ``get_sawmill("Kestwick Sawmill")``. Asked about a thing the named one links
             to, the small model looked the name up in the tool of the thing asked about, and
             the refusal sent it trying the question's fragments.
+        refused_names_elsewhere: Beside lookups that answered, a name of the question that a
+            lookup refused, whose words state no refusing tool's kind, is asked of a lookup
+            not tried yet (:meth:`~toolkit.local.decision.turn.CallJudge.names_for_untried`):
+            "The Brindlemere Oar Society holds its winter socials at a bowling alley" was
+            asked of the bowling alleys' tool beside the alley named, and then answered.
         named_things_only: After results, every call of the turn answered, a lookup by name
             of a thing the question neither names nor points at ("那家酒厂", "that rink") is
             rejected: asked what two breweries brew together, the small model went on to
@@ -492,6 +497,13 @@ class ToolPolicy:
             the entity itself not), that tool is asked about it
             (:func:`~toolkit.local.decision.chains.named_next_step`): the small model answered
             "how tall is that tower?" with the lighthouse's name from the ferry's record.
+        linked_entities: Under ``follow_named_entities``, a record's one other name whose
+            words state no offered kind ("barrel_supplier: Tamsett Barrel Yard") is followed
+            too, when the question points past what it names: to the lookup not answered yet
+            whose kind the question says, else the one the name's Chinese name states, else
+            the one the model would most likely name
+            (:func:`~toolkit.local.decision.chains.linked_names`). Studied runs answered
+            "那家桶厂一个月能做多少个桶？" from the candle works' own record.
         record_fields: After results, a call that combines two fields of one record while
             records of the same tool wait is written with the first field's value of each
             record (:func:`~toolkit.local.decision.chains.fields_in_place`); one that only
@@ -620,10 +632,12 @@ class ToolPolicy:
     asked_fields: bool = True
     answer_when_found: bool = True
     follow_named_entities: bool = True
+    linked_entities: bool = True
     english_reading: bool = True
     picked_fields: bool = True
     listed_values: bool = True
     named_kinds: bool = True
+    refused_names_elsewhere: bool = True
     named_things_only: bool = True
     answer_in_sentences: bool = True
     named_tool_calls: bool = True

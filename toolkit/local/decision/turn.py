@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from toolkit.local.decision.chains import (
@@ -445,6 +445,9 @@ class CallJudge:
         self.turn_calls = [(c["function"]["name"], arguments_of(c)) for c in calls]
         #: The result text of each of :attr:`turn_calls` (``None`` when it has none).
         self.turn_results = results
+        last = last_step_at(job.messages)
+        #: The index in :attr:`turn_calls` of the last step's first call.
+        self.last_step = len(calls) - len(job.messages[last]["tool_calls"]) if calls else 0
         #: Whether the question still holds numbers no step used (:func:`unused_numbers`),
         #: or a result is a name no call took yet (a captain's name, when the question asks
         #: the captain's age): the turn may need another step.
@@ -761,17 +764,28 @@ class CallJudge:
         ("Aldermoor Pottery" of "Aldermoor gets its tableware from one particular pottery",
         "Ashgrove Palm House" asked of ``get_weather_station``): that name, in the question's
         words, asked of each tool that looks things up by name and was not called yet — the
-        chain's first step may be another kind's (:attr:`~ToolPolicy.named_kinds`)."""
+        chain's first step may be another kind's (:attr:`~ToolPolicy.named_kinds`). Beside
+        lookups that answered for other names, a refused name goes on only when its words
+        state no refusing tool's kind (:attr:`~ToolPolicy.refused_names_elsewhere`)."""
         if not self.auto or not self.policy.named_kinds:
             return []
         lookups = self.lookups
-        refused = []
+        refused, known = [], set()
         for (tool, arguments), result in zip(self.turn_calls, self.turn_results, strict=True):
             value = arguments.get(lookups[tool]) if tool in lookups else None
-            if isinstance(value, str) and (result is None or is_error(result)):
-                refused.append(_in_question_words(value, tool, self.question))
-        names = list(dict.fromkeys(refused))
-        if len(names) != 1 or names[0] is None:
+            if not isinstance(value, str):
+                continue
+            if result is None or is_error(result):
+                refused.append((_in_question_words(value, tool, self.question), tool))
+            else:
+                known.add(value.strip().casefold())
+        names = list(dict.fromkeys(name for name, _ in refused))
+        if len(names) != 1 or names[0] is None or names[0].casefold() in known:
+            return []
+        if known and (  # beside answers, only a name of no refusing tool's kind goes on
+            not self.policy.refused_names_elsewhere
+            or kind_of(names[0], lookups) in {tool for _, tool in refused}
+        ):
             return []
         called = {tool for tool, _ in self.turn_calls}
         return [(t, {k: names[0]}) for t, k in lookups.items() if t not in called]
@@ -982,15 +996,19 @@ class CallJudge:
         same = [a for n, a in made if n == tool]
         return other_field(arguments_of(call), same, self.turn_calls, self.turn_results)
 
-    def step_to_resume(self) -> tuple[str, dict[str, Any]] | None:
+    def step_to_resume(
+        self, pick: Callable[[Sequence[str]], str | None] | None = None
+    ) -> tuple[str, dict[str, Any]] | None:
         """With "auto", a call that failed at a value another tool then answered with a record
         for it, written with the record's value in its place
         (:func:`~toolkit.local.decision.chains.failed_step_to_resume`:
         ``get_designer_hometown("周岚")`` after ``get_designer_hometown("竹简")`` failed and
         ``get_board_game("竹简")`` named the designer), or the first step of the chain another
         value went through, for a failed value that skipped it
-        (:func:`~toolkit.local.decision.chains.first_step_for`); ``None`` when there is
-        none."""
+        (:func:`~toolkit.local.decision.chains.first_step_for`), or the step to the entity a
+        record names (:func:`~toolkit.local.decision.chains.named_next_step`), of the lookup
+        ``pick`` chooses when the name states no kind (:attr:`~ToolPolicy.linked_entities`);
+        ``None`` when there is none."""
         if not self.auto or not self.turn_calls:
             return None
         failures = [r is None or is_error(r) for r in self.turn_results]
@@ -999,7 +1017,13 @@ class CallJudge:
             resumed = first_step_for(self.turn_calls, self.turn_results, failures)
         if resumed is None and self.policy.follow_named_entities:  # the entity a record names
             resumed = named_next_step(
-                self.turn_calls, self.turn_results, failures, self.question, self.schemas
+                self.turn_calls,
+                self.turn_results,
+                failures,
+                self.question,
+                self.schemas,
+                pick=pick if self.policy.linked_entities else None,
+                since=self.last_step if self.policy.linked_entities else 0,
             )
         return resumed
 
