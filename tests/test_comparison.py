@@ -43,6 +43,8 @@ def _looked_up(question: str, tool: str, param: str, *results: tuple[str, str]) 
         ("这三座桥哪座建得最早？", ("最早", False, True)),
         ("Which of the two ferries leaves later?", ("later", True, False)),
         ("黄山比泰山高多少米？", None),  # a difference, asked of a tool: no order
+        ("这两家伞厂哪家每周做的伞多？", ("更多", True, False)),  # the adjective alone
+        ("哪家工厂有多少工人？", None),  # "how many" is no comparison
         ("What is the weather in Beijing?", None),
     ],
 )
@@ -250,3 +252,31 @@ def test_the_final_answer_step_lists_the_value_asked_of_each_record_when_known()
     assert listed_values([("East", "9"), ("West", "6")], "How many piers each?") == (
         "East (9), West (6)."
     )
+
+
+def test_the_faster_of_two_times_taken_is_the_shorter():
+    minutes = _looked_up(
+        "Which fire station responds faster, Alder or Birch?",
+        "get_fire_station",
+        "name",
+        ("Alder", "Alder Station: average response 14 minutes"),
+        ("Birch", "Birch Station: average response 9 minutes"),
+    )
+    assert comparison(minutes) == "Comparison: Birch (9) is faster than Alder (14)."
+    chinese = _looked_up(
+        "阿德站和白桦站哪个出警更快？",
+        "get_fire_station",
+        "name",
+        ("阿德站", "阿德站：平均出警时间14分钟"),
+        ("白桦站", "白桦站：平均出警时间9分钟"),
+    )
+    assert comparison(chinese) == "比较：白桦站（9）比阿德站（14）更快。"
+    # a speed is faster the larger it is
+    speeds = _looked_up(
+        "Which boat is quicker, the Tern or the Gull?",
+        "get_boat",
+        "name",
+        ("Tern", "Tern: top speed 31 km/h"),
+        ("Gull", "Gull: top speed 24 km/h"),
+    )
+    assert comparison(speeds) == "Comparison: Tern (31) is quicker than Gull (24)."

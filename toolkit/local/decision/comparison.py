@@ -43,7 +43,7 @@ _LARGER_EN = (
     "higher taller bigger larger greater more longer warmer hotter older heavier faster "
     "richer farther further deeper wider busier costlier pricier later newer "
     "highest tallest biggest largest greatest most longest warmest hottest oldest heaviest "
-    "fastest richest farthest furthest deepest widest busiest latest newest"
+    "fastest richest farthest furthest deepest widest busiest latest newest quicker quickest"
 )
 _SMALLER_EN = (
     "lower shorter smaller less fewer colder cooler younger lighter cheaper slower poorer "
@@ -83,7 +83,7 @@ _ABOUT = {
     "warmest hottest coldest coolest",
     "weight": "重 轻 heavier lighter heaviest lightest",
     "age": "老 年轻 older younger oldest youngest",
-    "speed": "快 慢 faster slower fastest slowest",
+    "speed": "快 慢 faster slower fastest slowest quicker quickest",
     "distance": "远 近 farther further closer nearer farthest furthest closest nearest",
     "depth": "深 浅 deeper shallower deepest shallowest",
     "width": "宽 窄 wider narrower widest narrowest",
@@ -93,6 +93,11 @@ _LABELS = {
     for quantity, words in _ABOUT.items()
     for word in words.split()
 }
+#: The words of a label or unit that make its number a time taken: the faster takes less
+#: (a Chinese label's characters: 分钟, 小时, 秒).
+_DURATION = frozenset(
+    "minutes minute mins min hours hour hrs seconds secs duration 钟 时 秒".split()
+)
 
 
 def _alternatives(words: str) -> str:
@@ -113,6 +118,13 @@ _ZH = re.compile(
     rf"(?P<mark>[更最较得])(?:(?P<larger>{_alternatives(_LARGER_ZH)})|(?P<smaller>{_alternatives(_SMALLER_ZH)}))"
 )
 
+#: A Chinese "which" question that ends in the adjective alone ("哪家每周做的伞多？"), not in
+#: "多少" (how many).
+_ZH_BARE = re.compile(
+    rf"(?P<mark>)哪[^，,。？?！!；;]*?(?:(?P<larger>{_alternatives(_LARGER_ZH)})(?!少)"
+    rf"|(?<!多)(?P<smaller>{_alternatives(_SMALLER_ZH)}))(?:一些|一点|些)?[？?]"
+)
+
 
 def asked_order(question: str) -> tuple[str, bool, bool] | None:
     """The comparison a question asks for: its word, whether the larger value answers it, and
@@ -126,7 +138,7 @@ def asked_order(question: str) -> tuple[str, bool, bool] | None:
         Chengdu or Lhasa?", ``("更长", True, False)`` for "哪条更长？"; ``None`` when it asks for
         none the word lists know.
     """
-    zh = _ZH.search(question)
+    zh = _ZH.search(question) or _ZH_BARE.search(question)
     if zh is not None:
         adjective = zh["larger"] or zh["smaller"]
         superlative = zh["mark"] == "最"
@@ -167,6 +179,13 @@ def _compared_number(
     if picked is not None and (number := picked(result)) is not None:
         return number
     return asked_number(result, reading, ignore) if reading else None
+
+
+def _time_taken(result: str, number: str) -> bool:
+    """Whether a record's number is a time taken: its label or unit says minutes, hours,
+    days ("response_minutes: 14", "14 分钟")."""
+    labels = [words for words, n in labelled_numbers(result) if n == number]
+    return len(labels) == 1 and bool(labels[0] & _DURATION)
 
 
 def _looked_up(messages: Sequence[Mapping[str, Any]]) -> list[tuple[str, dict, str]]:
@@ -214,13 +233,16 @@ def compared_entries(
         return None
     word, larger, _ = order
     ignore = {w for tool, _, _ in found for w in name_words(tool)}  # "salt works" names no label
-    entries = []
+    entries, times = [], []
     for _, arguments, result in found:
         number = _compared_number(result, word, question, reading, ignore, picked)
         name = arguments.get(varying[0])
         if number is None or not isinstance(name, str):
             return None
         entries.append((float(number), name, number))
+        times.append(_time_taken(result, number))
+    if word.lstrip("更最较得") in _ABOUT["speed"].split() and all(times):
+        larger = not larger  # "faster" over response minutes: the fewer minutes
     entries.sort(key=lambda e: e[0], reverse=larger)
     return None if entries[0][0] == entries[1][0] else entries
 
