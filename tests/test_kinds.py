@@ -192,6 +192,17 @@ def test_a_chinese_question_names_a_records_english_label_through_its_glosses():
     assert "station" not in terms  # 消防站 says the kind's head: the thing, no field
 
 
+def test_a_counted_span_of_time_names_the_label_a_rate_is_per():
+    # 一年 "one year": 年 alone is glossed "surname Nian" first; counted, it is the year
+    kiln = "Orrin Kiln | 奥林窑 | pots/week=300 | staff=12 | firings/year=48 | chimney height=19 m"
+    question = "奥林窑一年要烧多少次窑？"
+    assert {"year", "annual"} <= glossed_terms(question).keys()
+    assert glossed_number(kiln, glossed_terms(question)) == "48"
+    assert glossed_number(kiln, glossed_terms("奥林窑每周做多少个罐子？")) == "300"
+    # a year that is no span counted ("哪年") names none
+    assert "year" not in glossed_terms("奥林窑是哪年建的？")
+
+
 def test_a_possessive_after_a_plural_and_a_whole_sentence_are_phrases():
     value = "Thornbury Brickworks' biggest customer is a concert hall."
     assert is_phrase(value)

@@ -848,6 +848,8 @@ class CallWriter:
                 continue  # a repeat, or a later step that needs a result not there yet
             if turn.other_field(call, made):
                 continue  # the records' other quantity, beside the one the answer combined
+            if self.policy.one_record_extras and turn.combines_one_record(call):
+                continue  # two fields of one record combined: the record answers
             arguments, tool = arguments_of(call), call["function"]["name"]
             if self.policy.own_words and borrowed_words(
                 arguments,

@@ -451,15 +451,16 @@ def named_next_step(
         schemas: The offered tools' ``parameters`` schemas, by name.
         pick: Chooses one of the named lookups for a name whose words state no kind; ``None``
             follows only names that state their kind.
-        since: The index of the last step's first call: only a record of that step leads on
-            (the rowing club's, after the bowling alley asked beside it was answered).
+        since: The index of the last step's first call: when the turn answered several
+            records, the one of that step leads on (the rowing club's, after the bowling alley
+            asked beside it was answered).
 
     Returns:
         ``(tool, arguments)`` of the step, or ``None``.
     """
-    answered = [
-        i for i, bad in enumerate(failed) if i >= since and not bad and not is_value(results[i])
-    ]
+    answered = [i for i, bad in enumerate(failed) if not bad and not is_value(results[i])]
+    if len(answered) != 1:  # several records: the last step's one, if it answered one
+        answered = [i for i in answered if i >= since] if since else []
     if len(answered) != 1:
         return None
     passed = {earlier[answered[0]][0]}

@@ -245,7 +245,24 @@ def glossed_terms(text: str, tools: Iterable[str] = ()) -> dict[str, int]:
             continue  # a word of a tool's kind names a thing, not its field (采石场, 瓷砖)
         for term in _label_terms(text[a:b]):
             terms[term] = b
+    for counted in _COUNTED_TIME.finditer(text):  # 一年, 四周, 每月: the span a rate is per
+        for term in _TIME_TERMS[counted["unit"]]:
+            terms[term] = max(terms.get(term, 0), counted.end())
     return terms
+
+
+#: A span of time counted or taken each ("一年", "四周", "每个月"), whose one character the
+#: dictionary glosses loosely or among other senses (年 "surname Nian", 周 "circumference").
+_COUNTED_TIME = re.compile(r"(?:[一二两三四五六七八九十几每半]|\d)个?(?P<unit>年|月|周|星期|天|日)")
+#: The English label words of each counted span.
+_TIME_TERMS = {
+    "年": ("year", "annual"),
+    "月": ("month",),
+    "周": ("week",),
+    "星期": ("week",),
+    "天": ("day", "daili"),
+    "日": ("day", "daili"),
+}
 
 
 @functools.cache

@@ -512,6 +512,10 @@ class ToolPolicy:
             fields_of_one_record`); and an extra
             call that combines the records' values under another label than the answer's
             earlier call did is not made (:func:`~toolkit.local.decision.chains.other_field`).
+        one_record_extras: The call that only combines fields of one record
+            (``record_fields``) is not made as one more call beside the step's first either:
+            ``multiply_values(38, 140)``, a workshop's basket price times its baskets, came
+            beside the lookup of its customer, and the answer gave the product.
         listed_items: When the model has nothing new to write as one more call, the calls the
             question's lists still ask for are made
             (:func:`~toolkit.local.decision.coordination.listed_calls`): the small model,
@@ -623,6 +627,7 @@ class ToolPolicy:
     retry_failures: bool = True
     resume_failed_steps: bool = True
     record_fields: bool = True
+    one_record_extras: bool = True
     listed_items: bool = True
     plan_arithmetic: bool = True
     combine_results: bool = True

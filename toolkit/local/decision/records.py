@@ -186,7 +186,7 @@ _LABEL_WORD = re.compile(r"km/h|°c|[a-z]+|[\u4e00-\u9fff]")
 #: A number as a result writes it.
 _NUMBER = re.compile(r"(?<![\d.])-?\d+(?:\.\d+)?(?![\d])")
 #: What separates the parts of a result written as text ("2-4 players, about 45 minutes").
-_PART = re.compile(r"[,;()\n，；（）、。]|(?<=\w)\.\s+(?=[A-Z])")
+_PART = re.compile(r"[,;()\n，；（）、。|]|(?<=\w)\.\s+(?=[A-Z])")
 
 
 def label_words(label: str) -> set[str]:

@@ -577,11 +577,7 @@ class CallJudge:
         if not self.auto or not self.turn_calls:
             return False
         tool, arguments = call["function"]["name"], arguments_of(call)
-        if (  # whatever waits: the record answers (add(199, 2), a game's price and players)
-            self.policy.record_fields
-            and fields_of_one_record(arguments, self.turn_calls, self.turn_results, self.question)
-            and self.fields_in_place(call) is None
-        ):
+        if self.combines_one_record(call):  # whatever waits: the record answers
             return True
         if self.waiting:
             return False
@@ -972,6 +968,19 @@ class CallJudge:
         if not self.auto or not self.turn_calls:
             return None
         return texts_in_place(tool, arguments, self.turn_calls, self.turn_results)
+
+    def combines_one_record(self, call: dict[str, Any]) -> bool:
+        """With "auto", whether a call only combines fields of one record the question states
+        no number of (:func:`~toolkit.local.decision.chains.fields_of_one_record`: ``add(199,
+        2)``, a game's price and its players), while no other record's fields or question's
+        numbers can take its places (:meth:`fields_in_place`)."""
+        if not self.auto or not self.turn_calls or not self.policy.record_fields:
+            return False
+        arguments = arguments_of(call)
+        return (
+            fields_of_one_record(arguments, self.turn_calls, self.turn_results, self.question)
+            and self.fields_in_place(call) is None
+        )
 
     def fields_in_place(self, call: dict[str, Any]) -> dict[str, Any] | None:
         """With "auto", a call that combines two fields of one record while records of the
