@@ -780,6 +780,18 @@ def test_a_linked_name_that_states_no_kind_goes_to_the_lookup_the_question_point
     assert named_next_step(calls, results, [False], plain, _LINKED, pick=likeliest) is None
     told = "How many nails does Ashby Nail Forge make a day?"
     assert named_next_step(calls, results, [False], told, _LINKED, pick=never) is None
+    # beside a record an earlier step answered, the last step's record leads on
+    wharf = [("wharf_lookup", {"name": "Tarn Wharf"}), *calls]
+    records = ["Tarn Wharf: 4 berths, 12 cranes", _FORGE]
+    question = (
+        "Tarn Wharf ships Ashby Nail Forge's nails; its charcoal comes from a kiln. "
+        "How old is that kiln?"
+    )
+    assert named_next_step(wharf, records, [False, False], question, _LINKED, pick=never) is None
+    assert (
+        named_next_step(wharf, records, [False, False], question, _LINKED, pick=never, since=1)
+        == step
+    )
 
 
 def test_a_word_of_a_records_name_asks_for_a_label_only_standing_alone_as_the_whole_label():
