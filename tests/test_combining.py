@@ -425,11 +425,16 @@ def test_a_comparison_asks_by_how_much_its_values_differ() -> None:
         "Which ropewalk has more spinners, and by how many?",
         "彭穆尔绳索厂和卡文绳索厂哪家工人更多？多出几个人？",
         "How many more ropes does Penmoor make than Corran?",
+        "Which ropewalk spins more rope a week? And how big is the gap?",
+        # "average" names the field compared, not a mean asked for
+        "哪家的绳子平均卖得更贵？贵多少？",
+        "Which ropewalk's average rope is longer, and by how much?",
     ):
         assert asks_difference(question), question
     for question in (
         "How many spinners do the two ropewalks have in total?",
         "两家绳索厂一共有多少名工人？",
         "Which ropewalk has more spinners?",
+        "What is the average length of the two ropewalks?",
     ):
         assert not asks_difference(question), question

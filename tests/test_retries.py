@@ -140,6 +140,13 @@ def test_the_parts_of_a_value_that_lists_items() -> None:
     assert parts_of("螺丝、螺母") == ["螺丝", "螺母"]
     assert parts_of("Andorra") == []  # "and" inside a word joins nothing
     assert parts_of("spring rolls") == []
+    # a comma before the last "and" joins no empty item
+    assert parts_of("Brill, Kestle, and Dunmore") == ["Brill", "Kestle", "Dunmore"]
+    # the list's items are its forms; a phrase of the question that lists some again is none
+    phrases = ["Brill, Kestle and Dunmore", "Kestle and Dunmore", "Dunmore"]
+    forms = forms_of("Brill, Kestle and Dunmore", phrases, 0.85)
+    assert forms[:3] == ["Brill", "Kestle", "Dunmore"]
+    assert "Kestle and Dunmore" not in forms
 
 
 def test_the_last_steps_failed_call_with_a_text_value_is_retried() -> None:

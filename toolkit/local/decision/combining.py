@@ -82,7 +82,7 @@ _AVERAGE = re.compile(r"\b(?:average|mean)\b|平均|均值", re.IGNORECASE)
 #: value's own ("总部", headquarters; "总是", always) are not totals.
 _COMBINATION = re.compile(
     r"(?<![a-z])(?:totals?|in all|altogether|all together|combined|sum|add(?:s|ed)? up|"
-    r"together|average|(?:the|a) mean|mean (?:of|value)|difference|differ|ratio|"
+    r"together|average|(?:the|a) mean|mean (?:of|value)|difference|differ|ratio|the gap|"
     r"by how (?:much|many)|how many times|between (?:them|the (?:two|three|four)))(?![a-z])"
     rf"|(?<![a-z])how (?:much|many)(?: [a-z]+){{0,3}} (?:{LARGER_SMALLER_EN})(?![a-z])"
     r"|总(?![部统是结理监经裁督局])|一共|共计|合计|加起来|加在一起|之和|平均|均值|相差|差值|"
@@ -386,7 +386,21 @@ def asks_difference(question: str) -> bool:
     """Whether a question that compares values asks by how much they differ, not for their
     total or average ("Which has more staff, and by how many?", "哪家更大？大多少吨？",
     "How many more runs has A than B?")."""
+    if _DIFFERENCE.search(question) is not None:  # "平均卖得更贵？贵多少？": an average price
+        return True
     return asks_combination(question) and _TOTAL_OR_MEAN.search(question) is None
+
+
+#: A question's words that ask for a difference whatever else it says ("the average basket
+#: price … by how much?", "平均卖得更贵？贵多少？").
+_DIFFERENCE = re.compile(
+    r"(?<![a-z])(?:difference|differ|by how (?:much|many)|the gap)(?![a-z])"
+    rf"|(?<![a-z])how (?:much|many)(?: [a-z]+){{0,3}} (?:{LARGER_SMALLER_EN})(?![a-z])"
+    r"|相差|差值|差多少"
+    rf"|比[^，。？?,.!！]{{1,30}}?(?:{LARGER_SMALLER_ZH})[了出]?(?:多少|几)"
+    r"|(?:^|[？?，,。！!])\s*(?:多|少|高|低|大|小|长|短|深|浅|重|轻|贵|早|晚)[了出]?(?:多少|几)",
+    re.IGNORECASE,
+)
 
 
 #: A question's words for a total or an average, not a difference.

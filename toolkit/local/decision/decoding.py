@@ -242,6 +242,13 @@ def answer(
     elif (
         job.tool_choice == "auto"
         and answered
+        and policy.difference_before_plan
+        and (difference := decoder.difference_step()) is not None
+    ):  # larger minus smaller, as asked, before any plan the model draws over the records
+        yield from decoder.written_calls([difference])
+    elif (
+        job.tool_choice == "auto"
+        and answered
         and (combined := decoder.combined_steps()) is not None
     ):
         if combined:  # the plan of looked-up values goes on

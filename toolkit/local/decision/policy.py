@@ -290,6 +290,10 @@ class ToolPolicy:
             is answered through the subtraction of the smaller from the larger, written by
             the server once both values are in (the small model added them, or stated the
             order alone).
+        difference_before_plan: Under ``difference_of_order``, the subtraction comes before
+            the plan of looked-up values the model draws
+            (:meth:`~toolkit.local.decision.planning.PlanWriter.combined_steps`): "which rice
+            mill runs more hulling machines, and how many more?" was planned as ``4 + 9``.
         named_lookups: Before any result, when a call is made only if it is sound (the
             model all but sure of a tool, or the question naming it) and none the model
             writes is, the first thing the question names of a lookup's kind is looked up:
@@ -654,6 +658,7 @@ class ToolPolicy:
     plan_unnamed_lookups: bool = True
     glossed_fields: bool = True
     difference_of_order: bool = True
+    difference_before_plan: bool = True
     named_members: bool = True
     values_asked_before: bool = True
     word_families: bool = True

@@ -58,7 +58,7 @@ _ENDS = re.compile(r"^\W+|\W+$")
 #: (鹪鹩褶采石场)").
 _TRANSLATED = re.compile(r"(?P<name>[^()（）]+?)\s*[(（](?P<other>[^()（）]+)[)）]?\s*")
 #: What joins the items of a list written as one value ("bolts and gears", "螺丝和螺母").
-_JOINER = re.compile(r"\s*(?:[,，、;；&/]|\b(?:and|or)\b|[和与及或])\s*", re.IGNORECASE)
+_JOINER = re.compile(r"(?:\s*(?:[,，、;；&/]|\b(?:and|or)\b|[和与及或])\s*)+", re.IGNORECASE)
 #: What separates the items an error message lists ("Plans: Lite / 轻享卡; Smart / 智享卡").
 _SEPARATOR = re.compile(r"[,;/:.()\[\]\n，；、。：（）]+")
 #: The quotation marks an error message may put around the value it refused.
@@ -275,7 +275,8 @@ def forms_of(
     own = [bare, *(parts or _inflected(bare))]  # a list's items, or the one item's number
     found = [
         *own,
-        *(p for p in phrases if is_form_of(p, value, ratio)),
+        # of a list's items, no phrase that lists some of them again ("Kestrel and Dunmore")
+        *(p for p in phrases if is_form_of(p, value, ratio) and not (parts and parts_of(p))),
         *(item for item in listed if _names(item, value) or is_form_of(item, value, ratio)),
         *named,
     ]
