@@ -944,3 +944,13 @@ def test_another_kinds_word_alone_is_no_name_of_that_kind_either():
     # "码头" (a dock) asked of the rope works: no dock's name, but the question's thing
     assert judge.of_its_kind(dock) == ("get_rope_works", {"name": "彭罗绳索厂"})
     assert not judge.names_no_thing(dock)
+
+
+def test_a_headcount_asked_in_other_words_is_the_staff():
+    record = "Orrin Kiln: pots per week 300, staff 12, firings per year 48"
+    assert asked_number(record, "How many people work at Orrin Kiln?") == "12"
+    assert asked_number(record, "How many does Orrin Kiln employ?") == "12"
+    # a label's own word names its label alone
+    both = "Orrin Kiln: 12 staff, 30 workers, 300 pots"
+    assert asked_number(both, "How many workers does Orrin Kiln have?") == "30"
+    assert asked_number(record, "How many pots does Orrin Kiln make?") == "300"

@@ -147,6 +147,8 @@ def test_the_parts_of_a_value_that_lists_items() -> None:
     forms = forms_of("Brill, Kestle and Dunmore", phrases, 0.85)
     assert forms[:3] == ["Brill", "Kestle", "Dunmore"]
     assert "Kestle and Dunmore" not in forms
+    # the words a question opens with, copied into the name, are left out
+    assert forms_of("听说奎尔磨坊", [], 0.85)[0] == "奎尔磨坊"
 
 
 def test_the_last_steps_failed_call_with_a_text_value_is_retried() -> None:

@@ -41,7 +41,13 @@ from toolkit.local.decision.numbers import (
     written_numbers,
 )
 from toolkit.local.decision.prompt import call_label
-from toolkit.local.decision.records import label_words, labelled_numbers, record_labels, stem
+from toolkit.local.decision.records import (
+    headcount_words,
+    label_words,
+    labelled_numbers,
+    record_labels,
+    stem,
+)
 from toolkit.local.decision.turn import is_error, last_question, turn_calls, turn_start
 
 __all__ = [
@@ -352,7 +358,8 @@ def _asked_words(question: str, arguments: Sequence[Mapping[str, Any]]) -> set[s
     more and its Chinese characters, less those of the values the lookups were asked about
     ("柳湖图书馆" names no label)."""
     given = {stem(w) for w in label_words(" ".join(str(v) for a in arguments for v in a.values()))}
-    return {stem(w) for w in label_words(question) if len(w) >= 4 or not w.isascii()} - given
+    words = {stem(w) for w in label_words(question) if len(w) >= 4 or not w.isascii()}
+    return (words | headcount_words(question)) - given  # "how many people work": the staff
 
 
 def _asked_numbers(result: str, named: set[str]) -> frozenset[float]:

@@ -21,6 +21,7 @@ from toolkit.local.decision.numbers import result_text
 
 __all__ = [
     "asked_number",
+    "headcount_words",
     "label_words",
     "labelled_numbers",
     "labelled_value",
@@ -322,6 +323,35 @@ def record_fields(result: str) -> list[tuple[str, str]]:
 _ASKING = frozenset("what which many much there does have that this with from they their".split())
 
 
+def headcount_words(question: str) -> set[str]:
+    """The label words of a record's headcount, when a question asks how many people work
+    somewhere in words no label uses ("How many people work at …?", "employs", "多少名员工"):
+    staff, workers, employees, crew, personnel (each as :func:`stem` leaves it).
+
+    Args:
+        question: The user's question.
+
+    Returns:
+        The words, or an empty set when the question asks no headcount.
+    """
+    if not _HEADCOUNT.search(question) or _SAYS_LABEL.search(question):
+        return set()  # no headcount, or asked in a label's own word ("how many workers")
+    return set(_HEADCOUNT_LABELS)
+
+
+#: A question's words that ask how many people work somewhere.
+_HEADCOUNT = re.compile(
+    r"(?<![a-z])(?:how many (?:people|persons)|people (?:work|are employed)"
+    r"|employ(?:s|ed)?|headcount|workforce)(?![a-z])"
+    r"|多少(?:名|个|位)?(?:员工|工人|职工|雇员)|(?:员工|工人|职工|雇员)(?:有|共)?多少",
+    re.IGNORECASE,
+)
+#: A headcount asked in a label's own word.
+_SAYS_LABEL = re.compile(r"(?<![a-z])(?:staff|workers?|employees?|crew|personnel)(?![a-z])", re.I)
+#: The labels a headcount stands under.
+_HEADCOUNT_LABELS = ("staff", "worker", "employee", "crew", "personnel", "staffer", "workforce")
+
+
 def asked_number(result: str, question: str, ignore: Iterable[str] = ()) -> str | None:
     """The number of a record that the question asks for by its label's words: "how many galleries"
     of "founded 1934, 27 galleries, 94,500 visitors per year" is 27. The question's words of four
@@ -348,6 +378,7 @@ def asked_number(result: str, question: str, ignore: Iterable[str] = ()) -> str 
         return None
     named = {stem(w) for w in label_words(record_name(result))}  # "Thimblegate Puppet Theatre"
     asked, alone = _asked_words(question, named | {stem(w.casefold()) for w in ignore})
+    asked |= headcount_words(question)  # "How many people work at …?": the staff
     asked, alone = {root(w) for w in asked}, {root(w) for w in alone}  # "open" for "opened"
     asked |= {root(n) for m in _HOW.finditer(question.casefold()) for n in _MEASURES[m[1]]}
     shares = []

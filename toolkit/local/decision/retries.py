@@ -59,6 +59,9 @@ _ENDS = re.compile(r"^\W+|\W+$")
 _TRANSLATED = re.compile(r"(?P<name>[^()（）]+?)\s*[(（](?P<other>[^()（）]+)[)）]?\s*")
 #: What joins the items of a list written as one value ("bolts and gears", "螺丝和螺母").
 _JOINER = re.compile(r"(?:\s*(?:[,，、;；&/]|\b(?:and|or)\b|[和与及或])\s*)+", re.IGNORECASE)
+#: The words a Chinese question opens with before the name it asks about, copied into the
+#: name ("听说奎尔沃斯橄榄油坊": "I hear …").
+_LEAD_IN = re.compile(r"^(?:听说|据说|请问|问一下|我想知道|想知道|你知道|告诉我|帮我查一下|查一下)")
 #: What separates the items an error message lists ("Plans: Lite / 轻享卡; Smart / 智享卡").
 _SEPARATOR = re.compile(r"[,;/:.()\[\]\n，；、。：（）]+")
 #: The quotation marks an error message may put around the value it refused.
@@ -271,7 +274,7 @@ def forms_of(
     translated = _TRANSLATED.fullmatch(value)
     if translated:  # a record's name copied with its translation: each on its own
         return [f for f in (translated["name"].strip(), translated["other"].strip()) if f]
-    bare, parts = _ENDS.sub("", value), parts_of(value)
+    bare, parts = _LEAD_IN.sub("", _ENDS.sub("", value)), parts_of(value)
     own = [bare, *(parts or _inflected(bare))]  # a list's items, or the one item's number
     found = [
         *own,
