@@ -263,6 +263,15 @@ def test_the_faster_of_two_times_taken_is_the_shorter():
         ("Birch", "Birch Station: average response 9 minutes"),
     )
     assert comparison(minutes) == "Comparison: Birch (9) is faster than Alder (14)."
+    # beside another number, the time taken is the one compared
+    engines = _looked_up(
+        "Which fire station responds faster, Alder or Birch?",
+        "get_fire_station",
+        "name",
+        ("Alder", "Alder Station: average response 14 minutes, 4 engines"),
+        ("Birch", "Birch Station: average response 9 minutes, 6 engines"),
+    )
+    assert comparison(engines) == "Comparison: Birch (9) is faster than Alder (14)."
     chinese = _looked_up(
         "阿德站和白桦站哪个出警更快？",
         "get_fire_station",

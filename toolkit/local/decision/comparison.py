@@ -174,6 +174,8 @@ def _compared_number(
     if wanted is None:
         wanted = {w for w in label_words(question) if len(w) >= 4}
     found = [n for words, n in labelled_numbers(result) if words & wanted]
+    if not found and adjective in _ABOUT["speed"].split():  # "faster" over a time taken
+        found = [n for words, n in labelled_numbers(result) if words & _DURATION]
     if len(found) == 1:
         return found[0]
     if picked is not None and (number := picked(result)) is not None:
