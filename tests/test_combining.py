@@ -22,6 +22,7 @@ from toolkit.local.decision.combining import (
     asks_combination,
     asks_difference,
     asks_each,
+    asks_sum_only,
     combining_text,
     is_arithmetic,
     looked_up,
@@ -222,6 +223,23 @@ def test_a_sum_may_not_use_the_count_nor_a_results_other_numbers(engine):  # noq
     assert not engine.accepts(grammar, "(412 + 287 + 635) / 3")  # no average asked
     negative = looked_up(_conversation(*DEVELOPMENT_LOOKUPS[7][:2]), tools)
     assert engine.accepts(once_grammar(negative), "22 - (-12)")
+
+
+def test_a_total_asked_alone_is_planned_with_additions_only(engine):  # noqa: F811
+    tools = arithmetic_tools([LOOKUP, CALCULATE], among=True)
+    lookups = looked_up(SEATS, tools)
+    grammar = once_grammar(lookups, sum_only=True)
+    assert engine.accepts(grammar, "412 + 287 + 635")
+    assert not engine.accepts(grammar, "412 * 287 + 635")
+    assert asks_sum_only("How many people work at Orrin Kiln and Corwen Pits put together?")
+    assert asks_sum_only("这三家窑一共有多少名工人？")  # 三家 counts the things asked about
+    for question in (
+        "What is the total cost of 3 nights at each inn?",  # a number of its own, "each"
+        "三天一共要花多少钱？",
+        "What is the average depth of the two mines?",
+        "Which has more staff, and how many more?",
+    ):
+        assert not asks_sum_only(question), question
 
 
 def test_readings_must_agree():

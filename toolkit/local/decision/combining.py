@@ -59,6 +59,7 @@ __all__ = [
     "asks_combination",
     "asks_difference",
     "asks_each",
+    "asks_sum_only",
     "combining_text",
     "is_arithmetic",
     "looked_up",
@@ -470,7 +471,7 @@ def _accepting(used: Sequence[int], required: Sequence[int]) -> bool:
     return all(used[at] for at in required)
 
 
-def once_grammar(lookups: Lookups) -> str | None:
+def once_grammar(lookups: Lookups, *, sum_only: bool = False) -> str | None:
     """A GBNF grammar of the expressions over the lookups: each source's numbers no more
     often than its budget, parentheses one deep, ending only once every required source has
     been used.
@@ -481,6 +482,8 @@ def once_grammar(lookups: Lookups) -> str | None:
 
     Args:
         lookups: This turn's lookups.
+        sum_only: Addition is the only operation (the question asks for a total and nothing
+            else: :func:`asks_sum_only`).
 
     Returns:
         The grammar; ``None`` when it would have more than :data:`_MOST_STATES` states or
@@ -535,8 +538,43 @@ def once_grammar(lookups: Lookups) -> str | None:
             if target is None or target in live
         ]
         rules.append(f"{name} ::= {' | '.join(alternatives)}")
-    rules += ['op ::= sp ("+" | "-" | "*" | "/") sp', 'sp ::= " "?']
+    operations = '"+"' if sum_only else '("+" | "-" | "*" | "/")'
+    rules += [f"op ::= sp {operations} sp", 'sp ::= " "?']
     return "\n".join(rules)
+
+
+def asks_sum_only(question: str) -> bool:
+    """Whether a question asks for its looked-up values added up and for nothing else: it
+    says a total ("put together", "一共") and states no number of its own, no rate, average,
+    ratio or difference ("How many people work at A and B put together?": ``12 + 7``, never
+    ``12 * 7``).
+
+    Args:
+        question: The user's question.
+
+    Returns:
+        True when the only operation its plan may use is addition.
+    """
+    if _SUM.search(question) is None or re.search(r"\d", question):
+        return False
+    counted = _THINGS_COUNTED.sub("", question)  # "这三家酒坊": the things looked up, counted
+    return _NOT_ONLY_SUM.search(counted) is None and not asks_difference(question)
+
+
+#: A question's words for a total.
+_SUM = re.compile(
+    r"(?<![a-z])(?:totals?|in all|altogether|all together|combined|put together|together|sum|"
+    r"add(?:s|ed)? up)(?![a-z])|一共|总共|总计|加起来|加在一起|合计|共计|之和",
+    re.IGNORECASE,
+)
+#: A Chinese count of the things a question names ("这三家", "两座").
+_THINGS_COUNTED = re.compile(r"[这那]?[两二三四五六七八九十]+[家座所间个位条处艘]")
+#: A question's words that ask for more than a sum: an average, a rate, a ratio, a product.
+_NOT_ONLY_SUM = re.compile(
+    r"(?<![a-z])(?:average|mean|each|per|every|times|ratio|twice|double|triple|half|percent|"
+    r"multipl\w*|divid\w*|share)(?![a-z])|平均|均值|每|倍|比例|百分|一半|乘|除|[二两三四五六七八九十百千万]",
+    re.IGNORECASE,
+)
 
 
 def _constants(node: ast.AST) -> list[float]:

@@ -31,6 +31,7 @@ from toolkit.local.decision.combining import (
     asks_average,
     asks_combination,
     asks_each,
+    asks_sum_only,
     combining_text,
     is_arithmetic,
     looked_up,
@@ -175,7 +176,8 @@ class PlanWriter:
         lookups = looked_up(self.job.messages, tools, self.reading, hinted, self.picked_number)
         if lookups is None:
             return None
-        grammar = once_grammar(lookups)
+        sum_only = self.policy.sums_added_only and asks_sum_only(lookups.question)
+        grammar = once_grammar(lookups, sum_only=sum_only)
         if grammar is None:
             return None
         text = combining_text(lookups)

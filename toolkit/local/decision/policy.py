@@ -290,6 +290,10 @@ class ToolPolicy:
             is answered through the subtraction of the smaller from the larger, written by
             the server once both values are in (the small model added them, or stated the
             order alone).
+        sums_added_only: A plan of looked-up values for a question that asks their total
+            and nothing else, with no number of its own, adds them only
+            (:func:`~toolkit.local.decision.combining.asks_sum_only`): "How many people work
+            at A and B put together?" was planned as ``12 * 7``.
         difference_before_plan: Under ``difference_of_order``, the subtraction comes before
             the plan of looked-up values the model draws
             (:meth:`~toolkit.local.decision.planning.PlanWriter.combined_steps`): "which rice
@@ -659,6 +663,7 @@ class ToolPolicy:
     glossed_fields: bool = True
     difference_of_order: bool = True
     difference_before_plan: bool = True
+    sums_added_only: bool = True
     named_members: bool = True
     values_asked_before: bool = True
     word_families: bool = True
