@@ -2365,14 +2365,18 @@ def test_a_name_one_lookup_refused_is_asked_of_the_lookup_not_tried(local_server
 
 
 def test_a_rate_per_a_counted_span_is_read_from_a_piped_record(local_server) -> None:
+    kiln = (
+        "Orrin Kiln | 奥林窑 | pots/week=300 | kilns=3 | staff=12 | chimney height=19 m "
+        "| firings/year=48"
+    )
     messages = [
-        {"role": "user", "content": "科文炭窑一年能烧多少吨炭？"},
-        _asked("k", "get_charcoal_kiln", {"name": "Corwen Smoke Pits"}),
-        _answered("k", _KILNS["corwen smoke pits"]),
+        {"role": "user", "content": "奥林窑一年要烧多少次窑？"},
+        _asked("k", "get_charcoal_kiln", {"name": "奥林窑"}),
+        _answered("k", kiln),
     ]
     message = _reply(local_server, messages, get_charcoal_kiln, get_wharf)
     assert not message.tool_calls, message.tool_calls
-    assert re.search(r"(?<![\d.])640(?![\d.])", message.content or ""), message.content
+    assert re.search(r"(?<![\d.])48(?![\d.])", message.content or ""), message.content
 
 
 # 73. "Which responds faster?" over times taken: the larger number was called the faster.
