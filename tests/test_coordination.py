@@ -138,6 +138,14 @@ def test_lists_paired_respectively_ask_for_the_items_in_the_same_places():
     # a list the question pairs with no other asks for nothing
     lone = "Play Taylor Swift and Maroon 5 for 20 and 15 minutes respectively."
     assert listed_calls(lone, [("t", {"artist": "Taylor Swift", "duration": 7})], schemas) == []
+    # a call of one value has nothing to pair: "each of them" (分别, 各自, respectively)
+    by_name = {"get_rope_works": {"properties": {"name": {"type": "string"}}, "required": ["name"]}}
+    question = "彭罗和卡文这两家绳索厂，各自有多少名工人？"
+    made = [("get_rope_works", {"name": "彭罗绳索厂"})]
+    assert listed_calls(question, made, by_name) == [("get_rope_works", {"name": "卡文绳索厂"})]
+    question = "How many spinners do Penmoor and Corran have respectively?"
+    made = [("get_rope_works", {"name": "Penmoor"})]
+    assert listed_calls(question, made, by_name) == [("get_rope_works", {"name": "Corran"})]
 
 
 @pytest.mark.parametrize(

@@ -642,7 +642,8 @@ def listed_calls(
         columns = [lists[k] for k in keys]
         # An enum's member is itself only: "year" is no "five_years", "Aa" no "AA".
         exact = {k for k in keys if "enum" in (properties.get(k) or {})}
-        if paired:  # "Taylor Swift and Maroon 5 … 20 and 15 minutes respectively"
+        alone = len(columns) == 1 and len(arguments) == 1  # "A和B分别有多少人": each of one list
+        if paired and not alone:  # "Taylor Swift and Maroon 5 … 20 and 15 minutes respectively"
             if len(columns) < 2 or len({len(c) for c in columns}) != 1:
                 continue  # a list whose partner the question does not list
             rows: Any = zip(*columns, strict=True)
