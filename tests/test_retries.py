@@ -325,4 +325,12 @@ def test_failures_of_tools_the_question_never_names_set_the_tools_aside() -> Non
     answered = [(_call("h1", "get_ski_lift", lift="Alpe"), "Alpe lift: 1200 m")]
     assert not unfit_failures(_turn("What's the capital of France?", refused, answered), tools)
     assert not unfit_failures(_turn("法国的首都是哪里？", refused), tools)
+    # a Chinese question asked of a lookup whole, or a clause of it and more: no thing named
+    question = "一年十二个月里，哪个月的天数最少？"
+    whole = [(_call("h2", "get_mountain_hut", hut=question), "Error: unknown hut.")]
+    assert unfit_failures(_turn(question, whole), tools)
+    clause = [(_call("h3", "get_mountain_hut", hut="一年十二个月里，哪个月"), "Error: no hut.")]
+    assert unfit_failures(_turn(question, clause), tools)
+    named = [(_call("h4", "get_mountain_hut", hut="雪松小屋"), "Error: unknown hut.")]
+    assert not unfit_failures(_turn("雪松小屋有几张床？", named), tools)
     assert not unfit_failures([{"role": "user", "content": "What's the capital of France?"}], tools)

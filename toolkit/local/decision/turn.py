@@ -284,8 +284,9 @@ def unfit_failures(
     Words of four letters or more count, but those any tool may say ("look", "return",
     "name"); one word that begins another is the same ("cook" of "cooking"); a name's words
     are also looked for in the question with its spaces taken out ("time zone" says
-    ``get_timezone``). A Chinese question shares no word with English tools: it is left as
-    it is.
+    ``get_timezone``). A Chinese question shares no word with English tools: it is unfit
+    only when every call asked about the question itself, a clause of it or more
+    (``get_rice_mill("一年十二个月里，哪个月的天数最少？")``): no thing was named to look up.
 
     Args:
         messages: OpenAI messages.
@@ -295,8 +296,10 @@ def unfit_failures(
         True when the calls failed and no offered tool is the question's.
     """
     question = last_question(messages)
-    if not question or writes_spaceless(question) or not all_failed(messages):
+    if not question or not all_failed(messages):
         return False
+    if writes_spaceless(question):
+        return _asked_the_question(messages, question)
     squeezed = re.sub(r"[\W_]+", "", question.casefold())
     asked = _content_words(question)
     for tool in tools:
@@ -308,6 +311,20 @@ def unfit_failures(
         if any(q.startswith(t) or t.startswith(q) for q in asked for t in said):
             return False
     return True
+
+
+def _asked_the_question(messages: Sequence[Mapping[str, Any]], question: str) -> bool:
+    """Whether every text value this turn's calls asked is the question, or a clause of it
+    and more: one that ends where a clause ends or holds a clause's punctuation."""
+    calls, _ = turn_calls(messages)
+    values = [v for c in calls for v in arguments_of(c).values() if isinstance(v, str)]
+    if not values:
+        return False
+    folded = question.strip().rstrip("？?。！!")
+    return all(
+        len(v.strip()) >= 0.8 * len(folded) or re.search(r"[，,；;？?]", v) is not None
+        for v in values
+    )
 
 
 #: Words any tool's description may say, of no subject.
