@@ -2429,3 +2429,20 @@ def test_how_many_people_work_somewhere_is_the_staff(local_server) -> None:
     asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
     assert asked and asked[0][0] == "add_numbers", (message.content, asked)
     assert sorted(asked[0][1].values()) == [7, 12], (message.content, asked)
+
+
+# 75. A Chinese question asked of a lookup whole ("一年十二个月里，哪个月的天数最少？" of a
+# kiln's tool), refused: the small model answered that nothing could be found. No thing was
+# named to look up, so the question is answered as though no tool were offered.
+
+
+def test_a_chinese_question_asked_whole_of_a_lookup_is_answered_without_it(local_server) -> None:
+    question = "一年十二个月里，哪个月的天数最少？"
+    messages = [
+        {"role": "user", "content": question},
+        _asked("q", "get_charcoal_kiln", {"name": question}),
+        _answered("q", f"ERROR | unknown charcoal kiln | {question}"),
+    ]
+    message = _reply(local_server, messages, get_charcoal_kiln, get_wharf)
+    assert not message.tool_calls, message.tool_calls
+    assert re.search(r"二月|2\s*月|February", message.content or ""), message.content
