@@ -7,8 +7,10 @@ import json
 import pytest
 
 from toolkit.local.decision.comparison import asked_order, compared_entries, comparison
+from toolkit.local.decision.decoding import without_label
 from toolkit.local.decision.prompt import answer_messages, listed_values
 from toolkit.local.decision.records import labelled_numbers
+from toolkit.local.format.events import ContentDelta
 
 
 def _looked_up(question: str, tool: str, param: str, *results: tuple[str, str]) -> list[dict]:
@@ -289,3 +291,13 @@ def test_the_faster_of_two_times_taken_is_the_shorter():
         ("Gull", "Gull: top speed 24 km/h"),
     )
     assert comparison(speeds) == "Comparison: Tern (31) is quicker than Gull (24)."
+
+
+def test_an_answer_that_copies_the_comparisons_label_is_given_without_it():
+    events = [ContentDelta("Compar"), ContentDelta("ison: Alder (9) is faster"), ContentDelta(".")]
+    kept = without_label(events)
+    assert "".join(e.text for e in kept) == "Alder (9) is faster."
+    chinese = without_label([ContentDelta("比较：长江更长。")])
+    assert "".join(e.text for e in chinese) == "长江更长。"
+    untouched = [ContentDelta("The comparison: x")]
+    assert without_label(untouched) == untouched

@@ -814,6 +814,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             events = list(self.text(from_results=True, any_numbers=True, avoid=ends))
             answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
         events = self._restating(events, result if result is not None else stated, ends)
+        events = without_label(events)
         answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
         texts = self._stated_texts() or []
         grounds = {magnitude(n) for t in texts for n in with_roundings(said_numbers(t))}
@@ -1136,6 +1137,37 @@ _WRITTEN_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 _CALL_OPENING = re.compile(r"\{\s*[\"']")
 #: A letter of any script: a word's mark in a text answer.
 _LETTER = re.compile(r"[^\W\d_]")
+
+
+def without_label(events: list[Event]) -> list[Event]:
+    """An answer without the label of the comparison line it copied ("Comparison: A (455) is
+    more than B (198), by 257." → "A (455) is more than B (198), by 257."): the line names the
+    order for the answer to state, its label is the prompt's.
+
+    Args:
+        events: The answer's events.
+
+    Returns:
+        The events, the label cut from the first text when the answer opens with it.
+    """
+    answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
+    label = _COMPARISON_LABEL.match(answer)
+    if label is None:
+        return events
+    cut, kept = label.end(), []
+    for event in events:
+        if cut and isinstance(event, ContentDelta):
+            taken = min(cut, len(event.text))
+            cut -= taken
+            if taken == len(event.text):
+                continue  # all of it the label
+            event = replace(event, text=event.text[taken:])
+        kept.append(event)
+    return kept
+
+
+#: The label of the comparison line the final-answer step is shown, copied at an answer's start.
+_COMPARISON_LABEL = re.compile(r"\s*(?:Comparison\s*:|比较\s*[:：])\s*")
 
 
 def result_spellings(result: str | None) -> list[str]:

@@ -9,6 +9,7 @@ holds every result it needs.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -218,12 +219,19 @@ _EACH_ASK = {
 
 #: How the final-answer step names the result that answers the question.
 def _plain(result: str) -> str:
-    """A tool's number as a sentence states it: "34" for "34.0"."""
+    """A tool's number as a sentence states it: "34" for "34.0", "257" for "455 - 198 = 257"
+    or ``{"difference": 257}`` (the number after the last "=", else the only one)."""
+    text = result.strip()
+    if "=" in text:
+        text = text.rpartition("=")[2].strip()
+    found = re.findall(r"-?\d+(?:\.\d+)?", text)
+    if len(found) == 1:
+        text = found[0]  # the number alone, without the JSON or the words around it
     try:
-        number = float(result)
+        number = float(text)
     except ValueError:
         return result
-    return str(int(number)) if number.is_integer() else result
+    return str(int(number)) if number.is_integer() else text
 
 
 #: The result of the subtraction a question of order asks for too, after the comparison.
