@@ -553,6 +553,9 @@ def test_a_call_combining_fields_of_the_only_record_asks_again():
     three = {"function": {"name": "multiply", "arguments": '{"a": 888, "b": 3}'}}
     assert not judge.asks_again(three)
     assert not fields_of_one_record({"a": 888, "b": 3}, [("get_room", {})], [record], "3 nights?")
+    # both fields named by the question: the combination is asked ("per guest")
+    per_guest = "What does the family suite cost per night for each of its most guests?"
+    assert not fields_of_one_record({"a": 888, "b": 4}, [("get_room", {})], [record], per_guest)
 
 
 def test_once_combined_a_tool_not_asked_for_about_the_results_values_asks_again():

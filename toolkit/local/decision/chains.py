@@ -65,10 +65,12 @@ from toolkit.local.decision.numbers import (
 from toolkit.local.decision.phrases import writes_spaceless
 from toolkit.local.decision.records import (
     asked_number,
+    label_words,
     labelled_numbers,
     labelled_value,
     name_parts,
     name_words,
+    stem,
 )
 
 __all__ = [
@@ -856,9 +858,15 @@ def fields_of_one_record(
     mine = [n for _, n in number_parameters(arguments)]
     if len(mine) < 2 or any(n in known_numbers(question) for n in mine):
         return False
+    asked = {stem(w) for w in label_words(question) if len(w) >= 4}
     for kind in _records_by_tool(earlier, results).values():
         for record in kind:
             labels = [[w for w, v in record if v == n] for n in mine]
             if all(labels) and len({w for found in labels for w in found}) >= 2:
-                return True
+                # each number's label named ("how many saddles a year does each saddler
+                # make?": saddles per year over saddlers) is a combination asked for
+                named = all(
+                    any({stem(w) for w in label} & asked for label in found) for found in labels
+                )
+                return not named
     return False
