@@ -80,6 +80,18 @@ def test_the_arithmetic_tools_of_a_request():
     assert arithmetic_tools([*FOUR, _tool("get_price", item="string")]) is None
     assert arithmetic_tools([_tool("add", x="integer", y="integer", z="integer")]) is None
     assert arithmetic_tools([]) is None
+    # a name that says no operation: its operands' names, else the verb its description opens
+    take_away = _tool("take_away", minuend="number", subtrahend="number")
+    scaled = _tool("scale_by", a="number", b="number")
+    scaled["function"]["description"] = "Multiplies one number by another."
+    per_share = _tool("payout", shares="integer", dividend_per_share="number")
+    per_share["function"]["description"] = "Calculate the total dividend payout."
+    found = arithmetic_tools([take_away, scaled, per_share], among=True)
+    assert found is not None
+    assert found.operations == {
+        "-": ("take_away", "minuend", "subtrahend"),
+        "*": ("scale_by", "a", "b"),
+    }
 
 
 def test_the_expression_grammar_admits_only_the_questions_numbers():

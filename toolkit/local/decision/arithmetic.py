@@ -131,7 +131,7 @@ def arithmetic_tools(tools: Sequence[Mapping[str, Any]], *, among: bool = False)
             if (properties.get(required[0]) or {}).get("type") == "string":
                 expression = expression or (name, required[0])
                 continue
-        kinds = [op for op, words in _OPERATIONS.items() if _words(name) & words]
+        kinds = _operations_said(name, required, function.get("description") or "")
         numeric = [p for p in required if _numeric(properties.get(p))]
         if len(kinds) != 1 or len(required) != 2 or len(numeric) != 2:
             if among:
@@ -143,6 +143,41 @@ def arithmetic_tools(tools: Sequence[Mapping[str, Any]], *, among: bool = False)
     if not operations and expression is None:
         return None
     return Tools(operations, expression, frozenset(integers))
+
+
+def _operations_said(name: str, required: Sequence[str], description: str) -> list[str]:
+    """The operations a tool's name says, else its parameters' names, each an operand's
+    (``minuend`` and ``subtrahend``), else the verb its description opens with ("Subtract
+    one number from another." of ``take_away``)."""
+    said = [op for op, words in _OPERATIONS.items() if _words(name) & words]
+    if said:
+        return said
+    said = [op for op, words in _OPERANDS.items() if all(_words(p) & words for p in required)]
+    if said:
+        return said
+    verb = _OPENING_VERB.match(description.strip())  # "Subtract one number from another."
+    return [_VERBS[verb.group(1).casefold()]] if verb else []
+
+
+#: The operation a description opens with, as a verb ("Subtract …", "Multiplies …").
+_VERBS = {
+    "add": "+",
+    "adds": "+",
+    "subtract": "-",
+    "subtracts": "-",
+    "multiply": "*",
+    "multiplies": "*",
+    "divide": "/",
+    "divides": "/",
+}
+_OPENING_VERB = re.compile(rf"({'|'.join(_VERBS)})\b", re.IGNORECASE)
+#: The names of each operation's operands.
+_OPERANDS = {
+    "+": frozenset({"addend", "augend", "summand"}),
+    "-": frozenset({"minuend", "subtrahend"}),
+    "*": frozenset({"multiplicand", "multiplier", "factor"}),
+    "/": frozenset({"dividend", "divisor", "numerator", "denominator"}),
+}
 
 
 def _spellings(question: str) -> list[str]:
