@@ -2259,6 +2259,11 @@ _KILNS = {
 }
 
 
+def _refused_or(records: dict[str, str], kind: str, name: str) -> str:
+    """The record of a name, or the refusal a piped tool writes ("ERROR | unknown wharf | X")."""
+    return records.get(name.strip().casefold()) or f"ERROR | unknown {kind} | {name}"
+
+
 @tool
 def get_nail_forge(name: str) -> str:
     """Look up a nail forge: its nails, smiths, founding year and charcoal supplier.
@@ -2266,10 +2271,8 @@ def get_nail_forge(name: str) -> str:
     Args:
         name: The forge's name.
     """
-    record = _FORGES.get(name.strip().casefold()) or _FORGES.get(
-        "ashby nail forge" if name.strip() in ("阿什比铁钉坊", "Ashby") else ""
-    )
-    return record or f"ERROR | unknown nail forge | {name}"
+    known = "Ashby Nail Forge" if name.strip() in ("阿什比铁钉坊", "Ashby") else name
+    return _refused_or(_FORGES, "nail forge", known)
 
 
 @tool
@@ -2279,7 +2282,7 @@ def get_charcoal_kiln(name: str) -> str:
     Args:
         name: The kiln's name.
     """
-    return _KILNS.get(name.strip().casefold()) or f"ERROR | unknown charcoal kiln | {name}"
+    return _refused_or(_KILNS, "charcoal kiln", name)
 
 
 @tool
@@ -2289,7 +2292,7 @@ def get_wharf(name: str) -> str:
     Args:
         name: The wharf's name.
     """
-    return f"ERROR | unknown wharf | {name}"
+    return _refused_or({}, "wharf", name)
 
 
 def test_a_name_that_states_no_kind_is_followed_to_the_lookup_pointed_at(local_server) -> None:
@@ -2328,7 +2331,7 @@ def get_skating_rink(name: str) -> str:
     Args:
         name: The rink's name.
     """
-    return _RINKS.get(name.strip().casefold()) or f"ERROR | unknown skating rink | {name}"
+    return _refused_or(_RINKS, "skating rink", name)
 
 
 @tool
@@ -2389,7 +2392,7 @@ def get_fire_station(name: str) -> str:
     Args:
         name: The station's name.
     """
-    return f"ERROR | unknown fire station | {name}"
+    return _refused_or({}, "fire station", name)
 
 
 def test_the_faster_of_two_times_taken_is_the_fewer_minutes(local_server) -> None:
