@@ -147,6 +147,14 @@ def test_the_parts_of_a_value_that_lists_items() -> None:
     forms = forms_of("Brill, Kestle and Dunmore", phrases, 0.85)
     assert forms[:3] == ["Brill", "Kestle", "Dunmore"]
     assert "Kestle and Dunmore" not in forms
+    # nor an item of the refusal that echoes part of the list
+    echoed = forms_of(
+        "Brill, Kestle and Dunmore",
+        [],
+        0.85,
+        listed_items("ERROR | unknown | Brill, Kestle and Dunmore"),
+    )
+    assert echoed[:3] == ["Brill", "Kestle", "Dunmore"] and "Kestle and Dunmore" not in echoed
     # the words a question opens with, copied into the name, are left out
     assert forms_of("听说奎尔磨坊", [], 0.85)[0] == "奎尔磨坊"
 

@@ -280,7 +280,12 @@ def forms_of(
         *own,
         # of a list's items, no phrase that lists some of them again ("Kestrel and Dunmore")
         *(p for p in phrases if is_form_of(p, value, ratio) and not (parts and parts_of(p))),
-        *(item for item in listed if _names(item, value) or is_form_of(item, value, ratio)),
+        *(
+            item
+            for item in listed
+            if (_names(item, value) or is_form_of(item, value, ratio))
+            and not (parts and parts_of(item))  # the refusal echoing part of the list
+        ),
         *named,
     ]
     return [f for f in dict.fromkeys(found) if f and f != value]
