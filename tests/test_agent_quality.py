@@ -2449,3 +2449,25 @@ def test_a_chinese_question_asked_whole_of_a_lookup_is_answered_without_it(local
     message = _reply(local_server, messages, get_charcoal_kiln, get_wharf)
     assert not message.tool_calls, message.tool_calls
     assert re.search(r"二月|2\s*月|February", message.content or ""), message.content
+
+
+# 76. Several names the question lists, asked of a lookup as one ("Hartsell, Ebbington and
+# Roscarrow"): refused, then retried cut short. A lookup takes one name; each is a call.
+
+
+def test_names_listed_in_one_value_are_looked_up_one_at_a_time(local_server) -> None:
+    for question in (
+        "Of Brill, Kestle and Dunmore, which wharf has the most cranes?",
+        "Of Hartwell, Ebbing and Roskil, which wharf lets the biggest ships moor?",
+        "What are the berth counts at the brill, kestle and dunmore wharves?",
+        "How many cranes do Brill Wharf, Kestle Quay and Dunmore Pier each have?",
+    ):
+        messages = [{"role": "user", "content": question}]
+        message = _reply(local_server, messages, get_wharf, add_numbers)
+        calls = message.tool_calls or []
+        asked = [json.loads(c.function.arguments).get("name", "") for c in calls]
+        assert len(asked) == 3 and not any(" and " in a or "," in a for a in asked), (
+            question,
+            message.content,
+            asked,
+        )

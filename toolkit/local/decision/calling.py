@@ -419,7 +419,29 @@ class CallWriter:
                 self.tokens, narrow, turn.repeat_doom, chosen
             )
             tried |= {turn.doomed_name} - {None}
-        return pieces, generation, found
+        return self._one_name_first(turn, (pieces, generation, found))
+
+    def _one_name_first(
+        self, turn: CallJudge, first: tuple[list[str], Any, list[dict]]
+    ) -> tuple[list[str], Any, list[dict]]:
+        """A turn's first call that looks up several names the question lists as one
+        (``archery_range_lookup("Hartsell, Ebbington and Roscarrow")``), written with the first
+        of them in its place (:attr:`~ToolPolicy.names_apart`); the others follow as the
+        question's lists (:meth:`_listed_call`). A lookup by name takes one name: the tool
+        refused the list, and the small model retried it cut short ("Ebbington and
+        Roscarrow"). The call as it was when it is not such a call, or the first name's call
+        is not sound."""
+        found = first[2]
+        if not self.policy.names_apart or turn.turn_calls or len(found) != 1 or not turn.auto:
+            return first
+        tool = found[0]["function"]["name"]
+        key = turn.lookups.get(tool)
+        value = arguments_of(found[0]).get(key) if key is not None else None
+        parts = parts_of(value) if isinstance(value, str) else []
+        if len(parts) < 2 or not occurs(parts[0].casefold(), turn.grounding):
+            return first
+        written = self._written_with(turn, tool, {**arguments_of(found[0]), key: parts[0]})
+        return written if written is not None else first
 
     def _no_answer(self, turn: CallJudge, text: str) -> bool:
         """Whether a text answer, given when every call was rejected, answers nothing: it

@@ -420,6 +420,10 @@ class ToolPolicy:
             question lists, as one (``get_wind_farm("灰谷和盐沼岭风电场")``), is written with the
             first item in its place; the other items follow as the question's lists
             (:attr:`listed_items`).
+        names_apart: A turn's first call that looks up several names the question lists as
+            one value is written with the first name; the others follow as the question's
+            lists: ``archery_range_lookup("Hartsell, Ebbington and Roscarrow")`` was refused,
+            then retried as "Ebbington and Roscarrow".
         optional_news: One more call whose values repeat an earlier call's is given up only
             once every argument is written, not once the required ones are: an optional value
             may still ask something new (``field_strength(2, 1, medium="air")`` after
@@ -683,6 +687,7 @@ class ToolPolicy:
     stated_places: bool = True
     optional_news: bool = True
     first_listed_item: bool = True
+    names_apart: bool = True
     answer_comparisons: bool = True
     comparisons_looked_up: bool = True
     declined_calls: bool = True
