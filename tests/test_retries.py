@@ -342,3 +342,17 @@ def test_failures_of_tools_the_question_never_names_set_the_tools_aside() -> Non
     named = [(_call("h4", "get_mountain_hut", hut="雪松小屋"), "Error: unknown hut.")]
     assert not unfit_failures(_turn("雪松小屋有几张床？", named), tools)
     assert not unfit_failures([{"role": "user", "content": "What's the capital of France?"}], tools)
+
+
+def test_names_listed_in_one_value_are_told_from_one_name_with_a_joining_word() -> None:
+    from toolkit.local.decision.calling import listed_names
+
+    for value in ("Brill, Kestle and Dunmore", "Brill Wharf and Kestle Quay", "奎伦、佩洛和邓马罗"):
+        assert listed_names(value), value
+    for value in (
+        "Pride and Prejudice",  # one title
+        "Museum of Modern Art, New York",  # one place
+        "The text does not say, therefore I cannot answer, and I stop.",  # clauses
+        "Bolts",
+    ):
+        assert not listed_names(value), value
