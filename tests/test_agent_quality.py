@@ -2471,3 +2471,40 @@ def test_names_listed_in_one_value_are_looked_up_one_at_a_time(local_server) -> 
             message.content,
             asked,
         )
+
+
+# 77. A comparison of things the question names, of a lookup's kind it says ("Between Pellory
+# and Dunmarrow, which clockmaker …"), answered in text though the model was unsure of the
+# tool's name: the order stated was no tool's. A sound call is made first.
+
+
+@tool
+def clockmaker_record(name: str) -> str:
+    """Fetch a clockmaker's record.
+
+    Args:
+        name: The clockmaker's name.
+    """
+    return _refused_or({}, "clockmaker", name)
+
+
+def test_an_order_of_named_things_of_a_lookups_kind_is_looked_up(local_server) -> None:
+    for question, lookup in (
+        ("Between Brill and Kestle, which wharf has more cranes, and what's the gap?", get_wharf),
+        ("Out of Harrow, Fennick and Gullmoor, which wharf takes the longest ships?", get_wharf),
+        (
+            "Between Ashby and Corran, which nail forge has made more nails over the years, "
+            "and what's the gap?",
+            get_nail_forge,
+        ),
+        ("Out of Ashby, Corran and Pellow, which nail forge runs the most smiths?", get_nail_forge),
+        (
+            "Between Tallis and Brummel, which clockmaker has built more clocks over the years, "
+            "and what's the gap?",
+            clockmaker_record,
+        ),
+    ):
+        messages = [{"role": "user", "content": question}]
+        message = _reply(local_server, messages, lookup, subtract_numbers, get_choir)
+        asked = [c.function.name for c in message.tool_calls or []]
+        assert asked and set(asked) == {lookup.name}, (question, message.content, asked)

@@ -139,6 +139,8 @@ def test_the_words_of_a_kind_alone_name_nothing():
     assert names_nothing("修道院", "get_monastery")
     assert names_nothing("那家修道院", "get_monastery")
     assert names_nothing("the Ropewalk", "get_ropewalk")
+    assert names_nothing("rope_walk_name", "get_rope_walk")  # the parameter's placeholder
+    assert not names_nothing("Penmoor Rope Walk", "get_rope_walk")
     assert names_nothing("Boot Factory", "get_boot_factory")
     assert not names_nothing("凯尔德修道院", "get_monastery")  # a name before the kind
     assert not names_nothing("Penmoor Ropewalk", "get_ropewalk")

@@ -40,7 +40,7 @@ from __future__ import annotations
 import difflib
 import re
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -712,10 +712,15 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         (:attr:`~ToolPolicy.comparisons_looked_up`)."""
         if not self.policy.comparisons_looked_up or not text or not self._first_read():
             return False
-        if asked_order(last_question(self.job.messages)) is None:
+        question = last_question(self.job.messages)
+        if asked_order(question) is None:
             return False
         self.measure_names()
-        return self.p_name is not None and self.p_name >= self.policy.name_threshold
+        if self.p_name is not None and self.p_name >= self.policy.name_threshold:
+            return True
+        # or the question names things of a lookup's kind, and says the kind ("Between
+        # Pellory and Dunmarrow, which clockmaker has built more clocks?")
+        return self.policy.named_kinds_compared and names_of_a_kind(question, self.job.schemas)
 
     def _reads_mentions(self) -> bool:
         """Whether a text answer's mentions of tools are read: before any result, once per
@@ -1137,6 +1142,34 @@ _WRITTEN_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 _CALL_OPENING = re.compile(r"\{\s*[\"']")
 #: A letter of any script: a word's mark in a text answer.
 _LETTER = re.compile(r"[^\W\d_]")
+
+
+def names_of_a_kind(question: str, schemas: Mapping[str, Any]) -> bool:
+    """Whether a question says the kind of an offered lookup by name and names things of it:
+    words in capitals besides its first ("Pellory", "Dunmarrow" beside "which clockmaker"),
+    or, in Chinese, a name before the kind's word (:func:`~toolkit.local.decision.kinds.
+    named_things`).
+
+    Args:
+        question: The user's question.
+        schemas: The offered tools' ``parameters`` schemas, by name.
+
+    Returns:
+        True when it does.
+    """
+    lookups = list(lookup_keys(schemas))
+    if writes_spaceless(question):
+        return names_a_thing(question, lookups)
+    kinds = [tool for tool in lookups if says_kind(question, tool)]
+    if not kinds:
+        return False
+    kind_words = {w for tool in kinds for w in name_words(tool)}
+    names = [
+        word
+        for word in re.findall(r"(?<=[\s,(])[A-Z][a-z]{2,}", question)
+        if word.casefold() not in kind_words
+    ]
+    return bool(names)
 
 
 def without_label(events: list[Event]) -> list[Event]:

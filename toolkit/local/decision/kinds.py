@@ -305,7 +305,15 @@ def names_nothing(value: str, tool: str) -> bool:
         rest = value[m.end() :] if (m := _UNNAMED.match(value)) is not None else value
         return rest in _glosses() and _says(_gloss_terms(rest), kind)
     words = [w for w in re.findall(r"[A-Za-z]+", value) if w.casefold() not in _ARTICLES]
+    if _IDENTIFIER.fullmatch(value):  # a parameter's placeholder: "hop_farm_name"
+        words = [w for w in words if w.casefold() not in _PLACEHOLDER_WORDS]
     return bool(words) and all(_says(_terms([w]), kind) for w in words)
+
+
+#: A value written as a program's identifier ("hop_farm_name"), no name.
+_IDENTIFIER = re.compile(r"[a-z]+(?:_[a-z]+)+")
+#: The words of a placeholder that stand for the name ("name" of "hop_farm_name").
+_PLACEHOLDER_WORDS = frozenset("name names id title value".split())
 
 
 #: Words before a kind that name nothing ("the pottery", "that monastery").

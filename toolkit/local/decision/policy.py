@@ -290,6 +290,11 @@ class ToolPolicy:
             is answered through the subtraction of the smaller from the larger, written by
             the server once both values are in (the small model added them, or stated the
             order alone).
+        named_kinds_compared: Before any result, a text answer that states the order a
+            question asks of things it names, of an offered lookup's kind it says ("Between
+            Pellory and Dunmarrow, which clockmaker has built more clocks?"), gives way to a
+            sound call however unsure the model is of the tool's name (under
+            ``comparisons_looked_up``): it stated the order no tool gave.
         sums_added_only: A plan of looked-up values for a question that asks their total
             and nothing else, with no number of its own, adds them only
             (:func:`~toolkit.local.decision.combining.asks_sum_only`): "How many people work
@@ -668,6 +673,7 @@ class ToolPolicy:
     difference_of_order: bool = True
     difference_before_plan: bool = True
     sums_added_only: bool = True
+    named_kinds_compared: bool = True
     named_members: bool = True
     values_asked_before: bool = True
     word_families: bool = True
