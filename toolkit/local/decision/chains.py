@@ -504,14 +504,10 @@ def _linked_step(
     if len(linked) != 1 or not open_tools:
         return None
     name, chinese = linked[0]
-    if writes_spaceless(question):
-        if not refers_back(question) and _UNNAMED_ZH.search(question) is None:
-            return None
-        pointed = []
-    else:
-        pointed = [tool for tool in open_tools if says_kind(question, tool)]
-        if not pointed:
-            return None
+    if not points_past(question, open_tools):
+        return None
+    latin = not writes_spaceless(question)
+    pointed = [tool for tool in open_tools if latin and says_kind(question, tool)]
     if len(pointed) == 1:
         tool: str | None = pointed[0]
     elif chinese and (stated := kind_of(chinese, open_tools)) is not None:
