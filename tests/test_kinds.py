@@ -201,6 +201,9 @@ def test_a_counted_span_of_time_names_the_label_a_rate_is_per():
     assert {"year", "annual"} <= glossed_terms(question).keys()
     assert glossed_number(kiln, glossed_terms(question)) == "48"
     assert glossed_number(kiln, glossed_terms("奥林窑每周做多少个罐子？")) == "300"
+    # a unit's digit is no number of the record ("m2")
+    hall = "Orrin Hall | 奥林厅 | seats: 300 | floor area m2: 1350 | staff: 12"
+    assert glossed_number(hall, glossed_terms("奥林厅的面积是多少平方米？")) == "1350"
     # a year that is no span counted ("哪年") names none
     assert "year" not in glossed_terms("奥林窑是哪年建的？")
 

@@ -184,8 +184,8 @@ def labelled_value(result: str | None, parameter: str) -> str | None:
 
 #: A word of a label or unit: a run of Latin letters, one Chinese character, or a unit sign.
 _LABEL_WORD = re.compile(r"km/h|°c|[a-z]+|[\u4e00-\u9fff]")
-#: A number as a result writes it.
-_NUMBER = re.compile(r"(?<![\d.])-?\d+(?:\.\d+)?(?![\d])")
+#: A number as a result writes it (not a digit of a unit or code: the 2 of "m2").
+_NUMBER = re.compile(r"(?<![\d.A-Za-z])-?\d+(?:\.\d+)?(?![\d])")
 #: What separates the parts of a result written as text ("2-4 players, about 45 minutes").
 _PART = re.compile(r"[,;()\n，；（）、。|]|(?<=\w)\.\s+(?=[A-Z])")
 
