@@ -276,7 +276,11 @@ def answer(
             and (elsewhere := decoder.untried_lookup()) is not None
         ):  # beside answers, the name one lookup refused, of a lookup not tried yet
             yield from decoder.written_calls([elsewhere])
-        elif answered and (difference := decoder.difference_step()) is not None:
+        elif (
+            answered
+            and not policy.difference_before_plan  # else it was asked for before the plan
+            and (difference := decoder.difference_step()) is not None
+        ):
             yield from decoder.written_calls([difference])  # larger minus smaller, as asked
         elif answered and (subtracted := decoder.difference_found()) is not None:
             decoder.difference = True  # the order and by how much, in one sentence
