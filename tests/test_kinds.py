@@ -12,6 +12,7 @@ from toolkit.local.decision.kinds import (
     names_a_thing,
     names_in_capitals,
     names_nothing,
+    names_of_a_kind,
 )
 from toolkit.local.decision.records import glossed_number
 
@@ -216,3 +217,12 @@ def test_a_possessive_after_a_plural_and_a_whole_sentence_are_phrases():
     assert named_things(value, ["lookup_brickworks", "concert_hall_details"]) == [
         ("Thornbury Brickworks", "lookup_brickworks")
     ]
+
+
+def test_a_question_names_things_of_a_lookups_kind_it_says():
+    by_name = {"properties": {"name": {"type": "string"}}, "required": ["name"]}
+    schemas = {"clockmaker_record": by_name, "subtract": {"properties": {}, "required": []}}
+    question = "Between Tallis and Brummel, which clockmaker has built more clocks?"
+    assert names_of_a_kind(question, schemas)
+    assert not names_of_a_kind("Which clockmaker has built more clocks?", schemas)  # no name
+    assert not names_of_a_kind("Between Tallis and Brummel, who is taller?", schemas)  # no kind

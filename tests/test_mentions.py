@@ -94,14 +94,3 @@ def test_a_question_that_asks_for_no_lookup_is_read(question: str, declines: boo
 )  # fmt: skip
 def test_a_question_names_a_tool_by_the_words_of_what_it_is_about(question, tools, named):
     assert bool(question_names(question, tools)) is named
-
-
-def test_a_question_names_things_of_a_lookups_kind_it_says():
-    from toolkit.local.decision.decoding import names_of_a_kind
-
-    by_name = {"properties": {"name": {"type": "string"}}, "required": ["name"]}
-    schemas = {"clockmaker_record": by_name, "subtract": {"properties": {}, "required": []}}
-    question = "Between Tallis and Brummel, which clockmaker has built more clocks?"
-    assert names_of_a_kind(question, schemas)
-    assert not names_of_a_kind("Which clockmaker has built more clocks?", schemas)  # no name
-    assert not names_of_a_kind("Between Tallis and Brummel, who is taller?", schemas)  # no kind

@@ -15,6 +15,7 @@ from toolkit.local.decision.retries import (
     forms_of,
     is_form_of,
     listed_items,
+    listed_names,
     named_keys,
     parts_of,
     renamed_failures,
@@ -345,8 +346,6 @@ def test_failures_of_tools_the_question_never_names_set_the_tools_aside() -> Non
 
 
 def test_names_listed_in_one_value_are_told_from_one_name_with_a_joining_word() -> None:
-    from toolkit.local.decision.calling import listed_names
-
     for value in ("Brill, Kestle and Dunmore", "Brill Wharf and Kestle Quay", "奎伦、佩洛和邓马罗"):
         assert listed_names(value), value
     for value in (

@@ -57,6 +57,7 @@ from toolkit.local.decision.retries import (
     failure_to_retry,
     forms_of,
     listed_items,
+    listed_names,
     named_keys,
     parts_of,
 )
@@ -972,41 +973,6 @@ class CallWriter:
         taken = {str(v).casefold() for arguments in previous for v in leaves(arguments)}
         phrases = conversation_phrases(self.job.messages)
         return phrases if slip_of(value, phrases, self.policy.slip_ratio, taken) else None
-
-
-def listed_names(value: str) -> bool:
-    """Whether a value's parts (:func:`~toolkit.local.decision.retries.parts_of`) are names
-    listed, not one name that holds a joining word: three or more ("Brill, Kestle and
-    Dunmore"), or two of two capitalised words or more each, joined by a word ("Tamsin
-    Sailcloth Loft and Brackwater Sail Company"), none longer than five words; "Pride and
-    Prejudice" is one title, "Museum of Modern Art, New York" one place.
-
-    Args:
-        value: A text value.
-
-    Returns:
-        True when it lists names.
-    """
-    parts = parts_of(value)
-
-    def named(part: str) -> bool:  # capitalised words, a name's small joiners aside; or Chinese
-        words = part.split()
-        return len(words) <= _LONGEST_NAME and all(
-            w[:1].isupper() or not w.isascii() or w in _NAME_JOINERS for w in words
-        )
-
-    if not all(named(p) for p in parts):
-        return False  # a sentence's clauses, or words of no name
-    if len(parts) >= 3:
-        return True
-    two = len(parts) == 2 and not re.search(r"[,，、]", value)  # "Museum of Modern Art, New York"
-    return two and all(len(p.split()) >= 2 for p in parts)
-
-
-#: The most words a name listed with others has.
-_LONGEST_NAME = 5
-#: The small words a name holds in lower case ("Museum of Modern Art").
-_NAME_JOINERS = frozenset("of the de la du von van".split())
 
 
 def _calls_only(events: Iterable[Event], turn: CallJudge) -> Iterator[ToolCallEvent]:

@@ -40,7 +40,7 @@ from __future__ import annotations
 import difflib
 import re
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -60,7 +60,7 @@ from toolkit.local.decision.comparison import asked_order, compared_entries, com
 from toolkit.local.decision.coordination import listed_calls
 from toolkit.local.decision.fields import FieldReader, asking_sentence
 from toolkit.local.decision.grounding import arguments_of, conversation_text
-from toolkit.local.decision.kinds import lookup_keys, names_a_thing
+from toolkit.local.decision.kinds import lookup_keys, names_a_thing, names_of_a_kind
 from toolkit.local.decision.mentions import (
     declines_tools,
     named_tools,
@@ -1146,34 +1146,6 @@ _WRITTEN_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 _CALL_OPENING = re.compile(r"\{\s*[\"']")
 #: A letter of any script: a word's mark in a text answer.
 _LETTER = re.compile(r"[^\W\d_]")
-
-
-def names_of_a_kind(question: str, schemas: Mapping[str, Any]) -> bool:
-    """Whether a question says the kind of an offered lookup by name and names things of it:
-    words in capitals besides its first ("Pellory", "Dunmarrow" beside "which clockmaker"),
-    or, in Chinese, a name before the kind's word (:func:`~toolkit.local.decision.kinds.
-    named_things`).
-
-    Args:
-        question: The user's question.
-        schemas: The offered tools' ``parameters`` schemas, by name.
-
-    Returns:
-        True when it does.
-    """
-    lookups = list(lookup_keys(schemas))
-    if writes_spaceless(question):
-        return names_a_thing(question, lookups)
-    kinds = [tool for tool in lookups if says_kind(question, tool)]
-    if not kinds:
-        return False
-    kind_words = {w for tool in kinds for w in name_words(tool)}
-    names = [
-        word
-        for word in re.findall(r"(?<=[\s,(])[A-Z][a-z]{2,}", question)
-        if word.casefold() not in kind_words
-    ]
-    return bool(names)
 
 
 def without_label(events: list[Event]) -> list[Event]:

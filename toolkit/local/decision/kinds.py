@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from toolkit.local.decision.mentions import ACTION_WORDS
+from toolkit.local.decision.mentions import ACTION_WORDS, says_kind
 from toolkit.local.decision.phrases import writes_spaceless
 from toolkit.local.decision.records import name_words, root
 
@@ -41,6 +41,7 @@ __all__ = [
     "names_a_thing",
     "names_in_capitals",
     "names_nothing",
+    "names_of_a_kind",
 ]
 
 #: The longest dictionary word a name's end is read as (characters).
@@ -212,6 +213,33 @@ def names_a_thing(text: str, tools: Iterable[str]) -> bool:
     Chinese name before a word of a tool's kind (:func:`named_things`: "鸦林酒厂"), or a name
     in capitals whose own words state a tool's kind (:func:`kind_of`: "Marrowby Toyworks")."""
     return bool(named_things(text, tools))
+
+
+def names_of_a_kind(question: str, schemas: Mapping[str, Any]) -> bool:
+    """Whether a question says the kind of an offered lookup by name and names things of it:
+    words in capitals besides its first ("Pellory", "Dunmarrow" beside "which clockmaker"),
+    or, in Chinese, a name before the kind's word (:func:`named_things`).
+
+    Args:
+        question: The user's question.
+        schemas: The offered tools' ``parameters`` schemas, by name.
+
+    Returns:
+        True when it does.
+    """
+    lookups = list(lookup_keys(schemas))
+    if writes_spaceless(question):
+        return names_a_thing(question, lookups)
+    kinds = [tool for tool in lookups if says_kind(question, tool)]
+    if not kinds:
+        return False
+    kind_words = {w for tool in kinds for w in name_words(tool)}
+    names = [
+        word
+        for word in re.findall(r"(?<=[\s,(])[A-Z][a-z]{2,}", question)
+        if word.casefold() not in kind_words
+    ]
+    return bool(names)
 
 
 def glossed_terms(text: str, tools: Iterable[str] = ()) -> dict[str, int]:
