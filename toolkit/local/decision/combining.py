@@ -83,20 +83,26 @@ COMBINING_PROMPTS = (
 #: A question that asks for an average: the count of the looked-up values is then a number
 #: the expression may use.
 _AVERAGE = re.compile(r"\b(?:average|mean)\b|平均|均值", re.IGNORECASE)
+#: A question's words for a difference, in any question ("by how many", "the gap", "相差",
+#: "比……大多少").
+_DIFFERENCE_WORDS = (
+    r"(?<![a-z])(?:difference|differ|by how (?:much|many)|the gap)(?![a-z])"
+    rf"|(?<![a-z])how (?:much|many)(?: [a-z]+){{0,3}} (?:{LARGER_SMALLER_EN})(?![a-z])"
+    r"|相差|差值|差多少"
+    rf"|比[^，。？?,.!！]{{1,30}}?(?:{LARGER_SMALLER_ZH})[了出]?(?:多少|几)"
+)
 #: A question that asks for the looked-up values combined: a total, an average, a difference,
 #: a ratio ("in total", "between them", "how much deeper … than", "by how many", "一共",
 #: "比……大多少", "几倍", "多出几个", "高出多少", "哪家更大？大多少吨？"). Words of one
 #: value's own ("总部", headquarters; "总是", always) are not totals.
 _COMBINATION = re.compile(
     r"(?<![a-z])(?:totals?|in all|altogether|all together|combined|sum|add(?:s|ed)? up|"
-    r"together|average|(?:the|a) mean|mean (?:of|value)|difference|differ|ratio|the gap|"
-    r"by how (?:much|many)|how many times|between (?:them|the (?:two|three|four)))(?![a-z])"
-    rf"|(?<![a-z])how (?:much|many)(?: [a-z]+){{0,3}} (?:{LARGER_SMALLER_EN})(?![a-z])"
-    r"|总(?![部统是结理监经裁督局])|一共|共计|合计|加起来|加在一起|之和|平均|均值|相差|差值|"
-    r"差多少|多少倍|几倍"
-    rf"|比[^，。？?,.!！]{{1,30}}?(?:{LARGER_SMALLER_ZH})[了出]?(?:多少|几)"
+    r"together|average|(?:the|a) mean|mean (?:of|value)|ratio|"
+    r"how many times|between (?:them|the (?:two|three|four)))(?![a-z])"
+    r"|总(?![部统是结理监经裁督局])|一共|共计|合计|加起来|加在一起|之和|平均|均值|多少倍|几倍"
     r"|(?<![至最不很许好太])[多少][了出]?(?:多少|几)|(?:高|低|大|小|长|短|深|浅|重|轻)出(?:多少|几)"
-    r"|(?:^|[？?，,。！!])\s*(?:高|低|大|小|长|短|深|浅|重|轻|贵|早|晚)[了出]?(?:多少|几)",
+    r"|(?:^|[？?，,。！!])\s*(?:高|低|大|小|长|短|深|浅|重|轻|贵|早|晚)[了出]?(?:多少|几)"
+    rf"|{_DIFFERENCE_WORDS}",
     re.IGNORECASE,
 )
 #: A question that asks for each value on its own ("各有多少", "分别是多少", "How deep is each
@@ -402,11 +408,8 @@ def asks_difference(question: str) -> bool:
 #: A question's words that ask for a difference whatever else it says ("the average basket
 #: price … by how much?", "平均卖得更贵？贵多少？").
 _DIFFERENCE = re.compile(
-    r"(?<![a-z])(?:difference|differ|by how (?:much|many)|the gap)(?![a-z])"
-    rf"|(?<![a-z])how (?:much|many)(?: [a-z]+){{0,3}} (?:{LARGER_SMALLER_EN})(?![a-z])"
-    r"|相差|差值|差多少"
-    rf"|比[^，。？?,.!！]{{1,30}}?(?:{LARGER_SMALLER_ZH})[了出]?(?:多少|几)"
-    r"|(?:^|[？?，,。！!])\s*(?:多|少|高|低|大|小|长|短|深|浅|重|轻|贵|早|晚)[了出]?(?:多少|几)",
+    _DIFFERENCE_WORDS
+    + r"|(?:^|[？?，,。！!])\s*(?:多|少|高|低|大|小|长|短|深|浅|重|轻|贵|早|晚)[了出]?(?:多少|几)",
     re.IGNORECASE,
 )
 

@@ -93,6 +93,8 @@ _LABELS = {
     for quantity, words in _ABOUT.items()
     for word in words.split()
 }
+#: The comparison words of speed ("faster", "快"), whose order a time taken inverts.
+_SPEED = frozenset(_ABOUT["speed"].split())
 #: The words of a label or unit that make its number a time taken: the faster takes less
 #: (a Chinese label's characters: 分钟, 小时, 秒).
 _DURATION = frozenset(
@@ -169,18 +171,23 @@ def _compared_number(
     numbers = said_numbers(result)
     if len(numbers) == 1:
         return numbers[0]
-    adjective = word[1:] if word[:1] in "更最较得" else word
+    adjective = _adjective(word)
     wanted = _LABELS.get(adjective)
     if wanted is None:
         wanted = {w for w in label_words(question) if len(w) >= 4}
     found = [n for words, n in labelled_numbers(result) if words & wanted]
-    if not found and adjective in _ABOUT["speed"].split():  # "faster" over a time taken
+    if not found and adjective in _SPEED:  # "faster" over a time taken
         found = [n for words, n in labelled_numbers(result) if words & _DURATION]
     if len(found) == 1:
         return found[0]
     if picked is not None and (number := picked(result)) is not None:
         return number
     return asked_number(result, reading, ignore) if reading else None
+
+
+def _adjective(word: str) -> str:
+    """A comparison word without the mark a Chinese one is asked with ("更快" → "快")."""
+    return word[1:] if word[:1] in "更最较得" else word
 
 
 def _time_taken(result: str, number: str) -> bool:
@@ -243,7 +250,7 @@ def compared_entries(
             return None
         entries.append((float(number), name, number))
         times.append(_time_taken(result, number))
-    if word.lstrip("更最较得") in _ABOUT["speed"].split() and all(times):
+    if _adjective(word) in _SPEED and all(times):
         larger = not larger  # "faster" over response minutes: the fewer minutes
     entries.sort(key=lambda e: e[0], reverse=larger)
     return None if entries[0][0] == entries[1][0] else entries

@@ -312,18 +312,13 @@ def forms_of(
         return [f for f in (translated["name"].strip(), translated["other"].strip()) if f]
     bare, parts = _LEAD_IN.sub("", _ENDS.sub("", value)), parts_of(value)
     own = [bare, *(parts or _inflected(bare))]  # a list's items, or the one item's number
-    found = [
-        *own,
-        # of a list's items, no phrase that lists some of them again ("Kestrel and Dunmore")
-        *(p for p in phrases if is_form_of(p, value, ratio) and not (parts and parts_of(p))),
-        *(
-            item
-            for item in listed
-            if (_names(item, value) or is_form_of(item, value, ratio))
-            and not (parts and parts_of(item))  # the refusal echoing part of the list
-        ),
-        *named,
+    others = [
+        *(p for p in phrases if is_form_of(p, value, ratio)),
+        *(item for item in listed if _names(item, value) or is_form_of(item, value, ratio)),
     ]
+    if parts:  # of a list's items, no phrase or refusal's item that lists some of them again
+        others = [other for other in others if not parts_of(other)]  # "Kestrel and Dunmore"
+    found = [*own, *others, *named]
     return [f for f in dict.fromkeys(found) if f and f != value]
 
 
