@@ -42,9 +42,11 @@ from toolkit.local.decision.numbers import (
 )
 from toolkit.local.decision.prompt import call_label
 from toolkit.local.decision.records import (
+    asked_number,
     headcount_words,
     label_words,
     labelled_numbers,
+    name_words,
     record_labels,
     stem,
 )
@@ -206,6 +208,31 @@ def _answered_later(lookups: Sequence[tuple[Mapping[str, Any], str | None, int]]
     )
 
 
+def _misread(lookups: Sequence[tuple[Mapping[str, Any], str | None, int]], at: int) -> bool:
+    """Whether the refused lookup ``at`` asked of no thing the question names, beside a call of
+    its tool that got an answer: its value a piece of an answered one's or an answered one with
+    more ("布拉克韦尔蔓越莓" beside "布拉克韦尔", "啤酒花园" beside "黑泽尔比啤酒花园"), or a word
+    of Latin letters written with no capital where the answered names have one ("both" beside
+    "Marlowe Shell Haven")."""
+    tool = lookups[at][0]["function"]["name"]
+    answered = [
+        value
+        for call, answer, _ in lookups
+        if call["function"]["name"] == tool and answer is not None and not is_error(answer)
+        for value in _text_values(call)
+    ]
+    if not answered:
+        return False
+    for value in _text_values(lookups[at][0]):
+        value = value.strip()
+        if any(value and (value in other or other in value) for other in answered):
+            return True
+        lower = re.fullmatch(r"[a-z][a-z ]*", value) is not None
+        if lower and all(re.search(r"[A-Z]", other) for other in answered):
+            return True
+    return False
+
+
 def _text_values(call: Mapping[str, Any]) -> list[str]:
     """A call's text values, in order."""
     return [v for v in arguments_of(call).values() if isinstance(v, str)]
@@ -247,6 +274,8 @@ def looked_up(
     reading: Callable[[], str] | None = None,
     hinted: Collection[float] = (),
     picked: Callable[[str], str | None] | None = None,
+    *,
+    misread_aside: bool = True,
 ) -> Lookups | None:
     """This turn's lookups (its calls of tools that are not arithmetic) and the numbers an
     expression over them may use.
@@ -263,6 +292,8 @@ def looked_up(
         picked: Gives the number under the label the model picks as the field of a question
             in another language (:mod:`~toolkit.local.decision.fields`), asked for before
             the reading.
+        misread_aside: Leave out a refused lookup that asked of no thing the question names
+            (:attr:`~toolkit.local.decision.policy.ToolPolicy.misread_lookups_aside`).
 
     Returns:
         The lookups; ``None`` when the turn made none, one has no result yet or an error
@@ -284,6 +315,7 @@ def looked_up(
         (call, answer)
         for i, (call, answer, _) in enumerate(stepped)
         if not (answer is not None and is_error(answer) and _answered_later(stepped, i))
+        and not (misread_aside and answer is not None and is_error(answer) and _misread(stepped, i))
     ]
     if not question or not lookups:
         return None
@@ -298,8 +330,12 @@ def looked_up(
     named = _asked_words(question, arguments)
     dated = _ASKS_DATES.search(question) is not None
     candidates = []
+    naming = {w for call, _ in lookups for w in name_words(call["function"]["name"])}
     for _, answer in lookups:
         numbers = _asked_numbers(answer or "", named)
+        said = asked_number(answer or "", question, naming) if len(numbers) > 1 else None
+        if said is not None and float(said) in numbers:  # the one label the words say most
+            numbers = frozenset({float(said)})
         if len(numbers) > 1 and picked is not None and (number := picked(answer or "")):
             numbers = (frozenset({float(number)}) & numbers) or numbers
         if len(numbers) > 1 and reading is not None and (read := reading()) != question:

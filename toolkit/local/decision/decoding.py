@@ -68,6 +68,7 @@ from toolkit.local.decision.mentions import (
     says_kind,
     writes_out,
 )
+from toolkit.local.decision.naming import names_record, reached_record, said_name
 from toolkit.local.decision.numbers import (
     is_number,
     known_numbers,
@@ -91,6 +92,7 @@ from toolkit.local.decision.prompt import (
 )
 from toolkit.local.decision.records import (
     asked_number,
+    asked_year,
     labelled_numbers,
     name_words,
     record_name,
@@ -134,6 +136,7 @@ def answer_text_grammar(
     numbers: Sequence[str] | None = None,
     required: Sequence[str] = (),
     passing: Sequence[str] = (),
+    plain_start: bool = True,
 ) -> str | None:
     """The grammar a text answer is decoded under: the response format's JSON when the job
     has one (:mod:`toolkit.local.format.structured`), else text that never opens a call (nor
@@ -146,6 +149,8 @@ def answer_text_grammar(
         numbers: The only numbers it may state; ``None`` for any.
         required: Spellings of a number it must state, its first but for ``passing``.
         passing: Numbers it may state before the required one.
+        plain_start: Refuse text that opens with whitespace or JSON (``False`` for the rest
+            of an answer whose opening is given).
 
     Returns:
         GBNF text, or ``None`` for free decoding.
@@ -154,7 +159,11 @@ def answer_text_grammar(
         return answer_grammar(job.text_schema)
     if job.tools and job.constrained:
         return text_grammar(
-            forbidden=forbidden, numbers=numbers, required=required, passing=passing
+            plain_start=plain_start,
+            forbidden=forbidden,
+            numbers=numbers,
+            required=required,
+            passing=passing,
         )
     return None
 
@@ -914,10 +923,14 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         field as the model picks it first (:meth:`~FieldReader.picked_number`: the reading is
         asked for only when the model picks none)."""
         tool_words = {w for name in self.job.tool_names for w in name_words(name)}
+        question = last_question(self.job.messages)
         asking: str | None = None  # the reading's sentence that asks, not the way there
         found: list[str | None] = []
         for record in records:
-            picked = self.picked_number(record) if picks else None
+            # one record alone: the one year it states, when the question asks for a year
+            picked = asked_year(record, question) if len(records) == 1 else None
+            if picked is None and picks:
+                picked = self.picked_number(record)
             if picked is None and asking is None:
                 asking = asking_sentence(self.reading())
             found.append(picked or asked_number(record, asking or "", tool_words))
@@ -965,11 +978,12 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         words = list(self.policy.forbidden_in_text)
         return words + [f"{name}(" for name in self.job.tool_names]
 
-    def _answer_from_results(self) -> list[int]:
+    def _answer_from_results(self, opening: str = "") -> list[int]:
         """The final-answer step's prompt (:func:`~toolkit.local.decision.prompt.
         answer_messages`), or with that step turned off the prompt with
         :func:`~toolkit.local.decision.prompt.results_nudge` at its end (the same prompt if
-        the template refuses a late system message)."""
+        the template refuses a late system message); ``opening``, the answer's given start,
+        after it."""
         own_step = self.policy.answer_step and self.job.text_schema is None
         step = (
             answer_messages(
@@ -985,14 +999,15 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             else None
         )
         if step is not None:
-            return self.engine.tokenize(render_prompt(step, None, template=self.template))
+            return self.engine.tokenize(render_prompt(step, None, template=self.template) + opening)
         nudge = results_nudge(self.job.messages)
         messages = [*self.job.messages, {"role": "system", "content": nudge}]
         try:
             text = build_prompt(replace(self.job, messages=messages), self.policy, self.template)
         except PromptError:
-            return self.tokens
-        return self.engine.tokenize(text)
+            given = self.engine.tokenize(opening, bos=False) if opening else []
+            return [*self.tokens, *given]
+        return self.engine.tokenize(text + opening)
 
     def text(
         self,
@@ -1003,6 +1018,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         required: Sequence[str] = (),
         passing: Sequence[str] = (),
         only: Sequence[str] = (),
+        opening: str = "",
     ) -> Iterator[Event]:
         structured = self.job.text_schema is not None
         plain = bool(self.job.tools) and self.job.constrained and not structured
@@ -1012,8 +1028,10 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         numbers = self._answer_numbers() if from_results and not any_numbers else None
         if only:  # the asked values alone, and the question's own numbers
             numbers = [*only, *_WRITTEN_NUMBER.findall(last_question(self.job.messages))]
+        opening = opening if from_results and plain else ""  # given: the rest is decoded
+        prompt = self._answer_from_results(opening) if from_results else self.tokens
         generation = self.engine.generate(
-            self._answer_from_results() if from_results else self.tokens,
+            prompt,
             self._options(),
             grammar=answer_text_grammar(
                 self.job,
@@ -1021,11 +1039,12 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
                 numbers=numbers,
                 required=required,
                 passing=passing,
+                plain_start=not opening,
             ),
             cancel=self.cancel,
-            ban_first=self._not_text() if plain else None,
+            ban_first=self._not_text() if plain and not opening else None,
         )
-        started, scored, written, reason = False, 0, "", None
+        started, scored, written, reason = bool(opening), 0, opening, None
         for piece in generation:
             if not started:
                 piece = piece.lstrip()
@@ -1058,6 +1077,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
                     avoid=again,
                     required=required,
                     passing=passing,
+                    opening=opening,
                 )
             )
             rewritten = "".join(e.text for e in events if isinstance(e, ContentDelta))
@@ -1081,6 +1101,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
                 avoid=avoid,
                 required=spellings,
                 passing=_WRITTEN_NUMBER.findall(last_question(self.job.messages)),
+                opening=opening,
             )
             return
         entries = self.asked_entries() if plain and from_results and not required else None
@@ -1090,7 +1111,13 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             # A value of each record asked for, some left out or another label's numbers
             # stated: written again with those values as the only numbers it may state.
             events = list(
-                self.text(from_results=True, avoid=avoid, only=[*values], passing=passing)
+                self.text(
+                    from_results=True,
+                    avoid=avoid,
+                    only=[*values],
+                    passing=passing,
+                    opening=opening,
+                )
             )
             rewritten = "".join(e.text for e in events if isinstance(e, ContentDelta))
             more, before = _stated_count(rewritten, values), _stated_count(written, values)
@@ -1111,10 +1138,37 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
                 self.used += generation.completion_tokens
                 yield from events
                 return
+        said = self._reached_unnamed(written) if plain and from_results and not opening else None
+        if said is not None:
+            # The record a chain reached is left out ("The studio has 1425 metres of lead"):
+            # the answer is written again opening with its name.
+            self.used += generation.completion_tokens
+            yield from self.text(
+                from_results=True,
+                any_numbers=any_numbers,
+                avoid=avoid,
+                required=required,
+                passing=passing,
+                only=only,
+                opening=said,
+            )
+            return
         if written.strip():
             yield ContentDelta(written.rstrip(), tuple(generation.logprobs or ()))
         self.used += generation.completion_tokens
         yield self._finished(reason or generation.finish_reason or "stop", "text")
+
+    def _reached_unnamed(self, answer: str) -> str | None:
+        """The name of the record this turn's chain reached, as the answer is to state it, when
+        the answer leaves it out (:attr:`~ToolPolicy.name_reached`,
+        :mod:`~toolkit.local.decision.naming`); ``None`` when it names it or the turn reached
+        no record by a chain."""
+        if not self.policy.name_reached:
+            return None
+        reached = reached_record(self.job.messages)
+        if reached is None or names_record(answer, *reached):
+            return None
+        return said_name(*reached, writes_spaceless(last_question(self.job.messages)))
 
     def free(self) -> Iterator[Event]:
         generation = self.engine.generate(self.tokens, self._options(), cancel=self.cancel)

@@ -22,23 +22,24 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from toolkit.local.decision.grounding import arguments_of
 from toolkit.local.decision.kinds import glossed_terms
 from toolkit.local.decision.phrases import writes_spaceless
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import FIELD_INSTRUCTION, FIELD_OPENING, FIELD_REQUEST
 from toolkit.local.decision.records import glossed_number, record_fields
 from toolkit.local.decision.signals import option_logprobs
-from toolkit.local.decision.turn import last_question
+from toolkit.local.decision.turn import last_question, turn_calls
 from toolkit.local.format.job import ChatJob
 from toolkit.local.format.template import render_prompt
 
 if TYPE_CHECKING:  # picks are read on a loaded engine; the llama.cpp module is the runtime's
     from toolkit.local.runtime.engine import Engine
 
-__all__ = ["NO_QUESTION", "FieldReader", "asking_sentence", "picked_label"]
+__all__ = ["NO_QUESTION", "FieldReader", "asking_sentence", "picked_label", "without_names"]
 
 #: The question the labels' scores are calibrated against: one that asks nothing.
 NO_QUESTION = "?"
@@ -97,6 +98,24 @@ def asking_sentence(question: str) -> str:
     return asking[-1] if asking else question
 
 
+def without_names(question: str, names: Sequence[str]) -> str:
+    """The question with each of ``names`` that it writes blanked out, the places of its other
+    words kept: a name says which record, not which of its fields ("吉拉姆谷铁道模型协会是哪一年
+    成立的？": 铁道 "railway track" of the society's name is not its "track length m").
+
+    Args:
+        question: The question (or its sentence that asks).
+        names: The text values the turn's calls sent.
+
+    Returns:
+        The question with each name of two characters or more replaced by spaces as long.
+    """
+    for name in sorted({n.strip() for n in names}, key=len, reverse=True):
+        if len(name) >= 2:
+            question = question.replace(name, " " * len(name))
+    return question
+
+
 class FieldReader:
     """Reads the number of a record that a question names in another language; mixed into
     the decoder, whose state it shares."""
@@ -118,14 +137,16 @@ class FieldReader:
         over several numbers."""
         if not self.policy.picked_fields:
             return None
-        question = asking_sentence(last_question(self.job.messages))
+        whole = last_question(self.job.messages)
+        question = asking_sentence(whole)
         if not writes_spaceless(question):  # its own words are matched to the labels
             return None
         if self.policy.glossed_fields:  # a label the question's own words say in English
             tools = self.job.tool_names
-            terms = glossed_terms(question, tools)
+            named = self._looked_up()
+            terms = glossed_terms(without_names(question, named), tools)
             if not terms:  # the sentence that asks names nothing: "…哪个起重机更多？多出几台？"
-                terms = glossed_terms(last_question(self.job.messages), tools)
+                terms = glossed_terms(without_names(whole, named), tools)
             glossed = glossed_number(record, terms)
             if glossed is not None:
                 return glossed
@@ -143,6 +164,16 @@ class FieldReader:
             _PICKS[key] = picked_label(scores, baseline, self.policy.field_pick_min)
         numbers = [number for label, number in fields if label == _PICKS[key]]
         return numbers[0] if len(numbers) == 1 else None
+
+    def _looked_up(self) -> list[str]:
+        """The text values this turn's calls sent: the names of the things looked up."""
+        calls, _ = turn_calls(self.job.messages)
+        return [
+            value
+            for call in calls
+            for value in arguments_of(call).values()
+            if isinstance(value, str)
+        ]
 
     def _label_scores(self, record: str, question: str, labels: list[str]) -> dict[str, float]:
         """Each label's log-probability as the field the question asks for."""

@@ -281,7 +281,9 @@ def glossed_terms(text: str, tools: Iterable[str] = ()) -> dict[str, int]:
 
 #: A span of time counted or taken each ("一年", "四周", "每个月"), whose one character the
 #: dictionary glosses loosely or among other senses (年 "surname Nian", 周 "circumference").
-_COUNTED_TIME = re.compile(r"(?:[一二两三四五六七八九十几每半]|\d)个?(?P<unit>年|月|周|星期|天|日)")
+_COUNTED_TIME = re.compile(
+    r"(?<!哪)(?:[一二两三四五六七八九十几每半]|\d)个?(?P<unit>年|月|周|星期|天|日)"
+)  # not 哪一年, "which year"
 #: The English label words of each counted span.
 _TIME_TERMS = {
     "年": ("year", "annual"),
@@ -391,6 +393,12 @@ _UNNAMED = re.compile(r"[一二两三四五六七八九十几那这某哪每各�
 #: The characters a place's name ends with after the word of its kind (厂 "works", 场
 #: "ground", 馆 "hall", …).
 _PLACE_ENDS = frozenset("厂场馆站楼园院店坊所局队社室库窖港坞塔堂宫房间")
+#: The words a business's or a society's name ends with after its kind's word (海藻 "seaweed"
+#: of "塞尔基林海藻公司", 冰壶 "curling" of "凯尔比冰壶协会"), the longest first.
+_PLACE_WORDS = (
+    "有限公司", "俱乐部", "工作室", "合作社", "公司", "协会", "学会", "商会", "中心", "商行",
+    "集团", "基地", "作坊", "工坊", "商店", "学校", "农场", "牧场", "剧院", "剧团", "车间",
+)  # fmt: skip
 #: What a phrase holds and a name does not: a particle, punctuation, a question's words.
 _PHRASE = re.compile(r"[的，。？！；：、,.?!;:最更]|多少|几|哪|吗|什么|一共|^[一那这某每各]")
 
@@ -450,7 +458,10 @@ def named_things(text: str, tools: Iterable[str]) -> list[tuple[str, str]]:
                 begin = split + 1
             head = text[begin:start]
             # a place's last character after its kind word: 瓷砖 "tile" of "霍林瓷砖厂"
-            if text[end - 1] not in _PLACE_ENDS:  # the name's own last word ("织布车间")
+            word = next((w for w in _PLACE_WORDS if text.startswith(w, end)), None)
+            if word is not None:  # the name's own last word: "塞尔基林海藻公司", "…冰壶协会"
+                end += len(word)
+            elif text[end - 1] not in _PLACE_ENDS:  # the name's own last word ("织布车间")
                 after = _BEFORE_NAME.search(text, end)
                 stop = after.start() if after is not None else len(text)
                 if 0 < stop - end <= 2 and text[stop - 1] in _PLACE_ENDS:
@@ -464,12 +475,21 @@ def named_things(text: str, tools: Iterable[str]) -> list[tuple[str, str]]:
                 break
             if len(head) < 2 or _UNNAMED.match(head) or _UNNAMED.search(head[-2:]):
                 break  # "一条运河", "那个马厩": no name
+            if _doing(head):
+                break  # "我在整理啤酒花…": a verb, no name
             if _PHRASE.search(head):
                 break  # "多少座船闸": the question's words
             found.append((text[begin:end], hits[0]))
             taken = begin
             break
     return found[::-1]
+
+
+def _doing(word: str) -> bool:
+    """Whether a word is a dictionary verb, every sense of it "to …" (整理 "to arrange"): what
+    a transliterated name is not."""
+    senses = _glosses().get(word, ())
+    return bool(senses) and all(sense.startswith("to ") for sense in senses)
 
 
 #: The count of a list's things before their kind's word ("这三家", "两座").

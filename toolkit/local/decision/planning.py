@@ -173,7 +173,14 @@ class PlanWriter:
         if made and results_combined(self.job.messages) and not asks_average(self.job.messages):
             return None  # the last step combined every value: its result is the answer's
         hinted = {n for call in [*chosen, *made] for n in numbers_of(arguments_of(call))}
-        lookups = looked_up(self.job.messages, tools, self.reading, hinted, self.picked_number)
+        lookups = looked_up(
+            self.job.messages,
+            tools,
+            self.reading,
+            hinted,
+            self.picked_number,
+            misread_aside=self.policy.misread_lookups_aside,
+        )
         if lookups is None:
             return None
         sum_only = self.policy.sums_added_only and asks_sum_only(lookups.question)

@@ -299,6 +299,17 @@ class ToolPolicy:
             and nothing else, with no number of its own, adds them only
             (:func:`~toolkit.local.decision.combining.asks_sum_only`): "How many people work
             at A and B put together?" was planned as ``12 * 7``.
+        misread_lookups_aside: A lookup that a tool refused beside one of its calls that
+            answered is left out of the values a plan combines when it asked of no thing the
+            question names: a piece of an answered name or an answered name with more
+            ("布拉克韦尔蔓越莓" beside "布拉克韦尔"), or a word in lower case beside names in
+            capitals ("both" beside "Marlowe Shell Haven"). Before, such a refusal kept the
+            turn from combining at all, and the small model answered with one record's number
+            or added the wrong fields.
+        name_reached: An answer from the results of a chain that leaves out the name of the
+            record the chain reached is written again opening with it
+            (:mod:`~toolkit.local.decision.naming`): "How many metres of lead came does that
+            studio have?" was answered "The studio has 1425 metres of lead".
         difference_before_plan: Under ``difference_of_order``, the subtraction comes before
             the plan of looked-up values the model draws
             (:meth:`~toolkit.local.decision.planning.PlanWriter.combined_steps`): "which rice
@@ -672,6 +683,8 @@ class ToolPolicy:
     glossed_fields: bool = True
     difference_of_order: bool = True
     difference_before_plan: bool = True
+    misread_lookups_aside: bool = True
+    name_reached: bool = True
     sums_added_only: bool = True
     named_kinds_compared: bool = True
     named_members: bool = True

@@ -385,11 +385,40 @@ def asked_number(result: str, question: str, ignore: Iterable[str] = ()) -> str 
     for stems, _ in labelled:
         label = {root(w) for w in stems}
         whole = bool(label) and label <= asked | alone  # "puppets", not "bell weight"
-        shares.append(len(label & asked) + (len(label & alone) if whole else 0))
+        said = label | {root(n) for w in stems for n in label_names(w)}  # "kilograms" of "kg"
+        shares.append(len(said & asked) + (len(label & alone) if whole else 0))
     best = max(shares)
     if best == 0 or shares.count(best) > 1:
         return None
     return labelled[shares.index(best)][1]
+
+
+#: A question that asks for a year: "In which year …", "What year did …", "哪一年", "何年".
+_ASKS_YEAR = re.compile(
+    r"\b(?:which|what)\s+year\b|\byear\s+(?:was|were|did)\b|哪一?年|何年|哪个年份|几几年", re.I
+)
+#: A number written as a year of the last millennium or this century.
+_YEAR = re.compile(r"1\d{3}|20\d{2}")
+
+
+def asked_year(result: str, question: str) -> str | None:
+    """The one year a record states, when the question asks for a year ("吉拉姆谷铁道模型协会是
+    哪一年成立的？" of "founded": 1988 beside "track_length_m": 268, whose label 铁道 "railway
+    track" of the name says): the question's words need not say the label ("which year was it
+    established" of "founded").
+
+    Args:
+        result: A tool result (a record of several numbers).
+        question: The user's question, or its sentence that asks.
+
+    Returns:
+        The year as the result writes it, or ``None`` when the question asks no year or the
+        record states no year or several.
+    """
+    if not _ASKS_YEAR.search(question):
+        return None
+    years = [number for _, number in record_labels(result) if _YEAR.fullmatch(number)]
+    return years[0] if len(years) == 1 else None
 
 
 #: The quantity a "how …" question asks for by its adjective ("How deep …?" asks the depth).
@@ -427,6 +456,30 @@ _UNIT_NAMES = {
 }
 
 
+#: The words a label's word is also said with: "annual" is "yearly" ("combined yearly
+#: harvest" of "annual_harvest_kg"), "daily" "per day".
+_SAID_AS = {
+    "annual": ("year", "yearly"),
+    "yearly": ("annual",),
+    "daily": ("day",),
+    "weekly": ("week",),
+    "monthly": ("month",),
+}
+
+
+def label_names(word: str) -> tuple[str, ...]:
+    """The other words a label's word is said with: a unit's name ("kg" → "kilogram"), the
+    span of "annual" ("year").
+
+    Args:
+        word: A label's word, case-folded.
+
+    Returns:
+        The other words, none when it has none.
+    """
+    return (*_UNIT_NAMES.get(word, ()), *_SAID_AS.get(word, ()))
+
+
 def glossed_number(result: str, terms: Mapping[str, int]) -> str | None:
     """The number of a record whose label's words a Chinese question's glosses say
     (:func:`~toolkit.local.decision.kinds.glossed_terms`: 动物 "animal" of "…养了多少只动物？"
@@ -445,7 +498,7 @@ def glossed_number(result: str, terms: Mapping[str, int]) -> str | None:
         return None
     scores = []
     for stems, _ in labelled:
-        roots = {root(n) for w in stems for n in (w, *_UNIT_NAMES.get(w, ()))}
+        roots = {root(n) for w in stems for n in (w, *label_names(w))}
         said = [terms[r] for r in roots if r in terms]
         scores.append((len(said), max(said, default=-1)))
     best = max(scores)

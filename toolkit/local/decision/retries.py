@@ -157,7 +157,8 @@ def is_form_of(value: str, failed_value: str, ratio: float) -> bool:
     (:func:`parts_of`: "bolts" for "bolts and gears"). A value that adds words ("in Paris" for
     "Paris"), keeps some words but not an item ("spring" for "spring rolls", "Xiamen" for
     "Xiamen North"), is a run of a script without spaces cut short or run on ("数学和物" or
-    "试数学和物理" for "数学和物理") or is another phrase of the conversation is not.
+    "试数学和物理" for "数学和物理") or moved along it ("德尔滚筒修理行是" for "宾德尔滚筒修理
+    行"), or is another phrase of the conversation is not.
 
     Args:
         value: The new call's text value.
@@ -178,8 +179,14 @@ def is_form_of(value: str, failed_value: str, ratio: float) -> bool:
     same_length = len(_WORD.findall(value)) == len(_WORD.findall(failed_value))
     # In a script written without spaces a run cut short or run on ("林小雨这" for "林小雨")
     # is a piece of the text around it, not a slip of its characters.
-    cut = (mine in theirs or theirs in mine) and bool(_SPACELESS.search(mine + theirs))
-    if same_length and not cut and difflib.SequenceMatcher(None, mine, theirs).ratio() >= ratio:
+    spaceless = bool(_SPACELESS.search(mine + theirs))
+    cut = (mine in theirs or theirs in mine) and spaceless
+    if spaceless:  # a slip keeps its characters' places; "德尔滚筒修理行是" is the run moved on
+        same = len(mine) == len(theirs)
+        slipped = same and sum(map(str.__eq__, mine, theirs)) / len(mine) >= ratio
+    else:
+        slipped = difflib.SequenceMatcher(None, mine, theirs).ratio() >= ratio
+    if same_length and not cut and slipped:
         return True  # a slip within its words
     return mine in {_letters(p) for p in parts_of(failed_value)}
 

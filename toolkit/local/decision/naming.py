@@ -1,0 +1,96 @@
+"""The name an answer states of the record a chain reached.
+
+"Glimmerford Carousel Works buys its glass panels from a studio. How many metres of lead came
+does that studio have?" is answered by the studio's record, found through the carousel
+works' one ("glass panels from: Quenby Leadlight Studio"). The question never names the
+studio, so an answer that says "The studio has 1425 metres of lead" leaves the asker not
+knowing which; the small model wrote such answers for chains it had walked right to the end.
+The answer names the record it reached: in the question's script when the record writes its
+name in it ("索恩洛铁匠铺" of "Thornlow Ironworks Forge (索恩洛铁匠铺)").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from toolkit.local.decision.grounding import arguments_of
+from toolkit.local.decision.turn import is_error, last_question, turn_calls
+
+__all__ = ["names_record", "reached_record", "said_name"]
+
+#: A run of Chinese characters, the way a record writes its name in Chinese.
+_HAN_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
+#: A capitalised word of a name, four letters or more ("Quenby" of "Quenby Leadlight Studio").
+_NAME_WORD = re.compile(r"\b[A-Z][a-z]{3,}\b")
+
+
+def reached_record(messages: Sequence[Mapping[str, Any]]) -> tuple[str, str] | None:
+    """The name a chain's last step looked up and its record: of this turn's calls that a tool
+    answered, the last whose text value the question does not write and an earlier result of
+    the turn does ("Quenby Leadlight Studio" after "glass panels from: Quenby Leadlight
+    Studio").
+
+    Args:
+        messages: OpenAI messages.
+
+    Returns:
+        ``(name, record)``, or ``None`` when the turn reached no record by a chain.
+    """
+    question = last_question(messages).casefold()
+    calls, results = turn_calls(messages)
+    earlier: list[str] = []
+    reached = None
+    for call, result in zip(calls, results, strict=True):
+        if result is None or is_error(result):
+            continue
+        values = [v.strip() for v in arguments_of(call).values() if isinstance(v, str)]
+        values = [v for v in values if v]
+        if values and all(v.casefold() not in question for v in values):
+            if any(v.casefold() in text.casefold() for v in values for text in earlier):
+                reached = (values[0], result)
+        earlier.append(result)
+    return reached
+
+
+def said_name(name: str, record: str, spaceless: bool) -> str:
+    """The name as the answer states it: for a question in Chinese, the record's first run of
+    Chinese characters when it writes one (its Chinese name), else the name as it was
+    looked up.
+
+    Args:
+        name: The name the chain's last step looked up.
+        record: Its record.
+        spaceless: Whether the question is written without spaces (Chinese).
+
+    Returns:
+        The name to state.
+    """
+    if spaceless:
+        han = _HAN_RUN.search(record)
+        if han is not None:
+            return han[0]
+    return name
+
+
+def names_record(answer: str, name: str, record: str) -> bool:
+    """Whether an answer names the record: its name whole, its Chinese name, or its name's
+    first capitalised word of four letters or more ("Quenby").
+
+    Args:
+        answer: The answer's text.
+        name: The name the chain's last step looked up.
+        record: Its record.
+
+    Returns:
+        True when the answer names it.
+    """
+    folded = answer.casefold()
+    if name.casefold() in folded:
+        return True
+    han = _HAN_RUN.search(record)
+    if han is not None and han[0] in answer:
+        return True
+    first = _NAME_WORD.search(name)
+    return first is not None and re.search(rf"\b{first[0]}\b", answer) is not None
