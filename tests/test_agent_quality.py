@@ -2508,3 +2508,131 @@ def test_an_order_of_named_things_of_a_lookups_kind_is_looked_up(local_server) -
         message = _reply(local_server, messages, lookup, subtract_numbers, get_choir)
         asked = [c.function.name for c in message.tool_calls or []]
         assert asked and set(asked) == {lookup.name}, (question, message.content, asked)
+
+
+# 78. A year asked in Chinese of one record ("…是哪一年开通的？"), whose name's words gloss as
+# a label (航线 "route" of the line's name, beside "route_length_km"), and 一年 of 哪一年 read
+# as "one year", a rate per year: the small model stated the route's length. The answer states
+# the one year the record gives.
+
+
+@tool
+def get_ferry_line(name: str) -> str:
+    """Look up a ferry line: its boats, route and crossings.
+
+    Args:
+        name: The line's name.
+    """
+    if name.strip() in ("科贝尔轮渡航线", "Corbel Ferry Line", "Corbel"):
+        return json.dumps(
+            {
+                "line": {"name": "Corbel Ferry Line", "name_zh": "科贝尔轮渡航线"},
+                "opened": 1954,
+                "stats": {"boats": 6, "route_length_km": 38, "crossings_per_year": 8760},
+            }
+        )
+    return f"ERROR | unknown ferry line | {name}"
+
+
+def test_a_year_asked_of_one_record_is_the_year_it_states(local_server) -> None:
+    for question in (
+        "科贝尔轮渡航线是哪一年开通的？",
+        "In which year did Corbel Ferry Line start?",
+    ):
+        name = "科贝尔轮渡航线" if "科" in question else "Corbel Ferry Line"
+        messages = [
+            {"role": "user", "content": question},
+            _asked("l", "get_ferry_line", {"name": name}),
+            _answered("l", get_ferry_line.invoke({"name": name})),
+        ]
+        message = _reply(local_server, messages, get_ferry_line, get_wharf)
+        assert not message.tool_calls, message.tool_calls
+        assert re.search(r"(?<!\d)1954(?!\d)", message.content or ""), (question, message.content)
+
+
+# 79. A chain walked to its end ("… buys its charcoal from a kiln. How many tonnes a year does
+# that kiln burn?"): the small model answered "The kiln burns 640 tonnes", never saying which
+# kiln. The answer names the record the chain reached.
+
+
+def test_an_answer_names_the_record_a_chain_reached(local_server) -> None:
+    for question, first, kiln in (
+        (
+            "Ashby Nail Forge buys its charcoal from a kiln. How many tonnes a year does that "
+            "kiln burn?",
+            "Ashby Nail Forge",
+            r"Corwen",
+        ),
+        (
+            "阿什比铁钉坊的木炭是哪家炭窑供应的？那家炭窑一年烧多少吨炭？",
+            "阿什比铁钉坊",
+            r"科文|Corwen",
+        ),
+    ):
+        messages = [
+            {"role": "user", "content": question},
+            _asked("f", "get_nail_forge", {"name": first}),
+            _answered("f", _FORGES["ashby nail forge"]),
+            _asked("k", "get_charcoal_kiln", {"name": "Corwen Smoke Pits"}),
+            _answered("k", _KILNS["corwen smoke pits"]),
+        ]
+        message = _reply(local_server, messages, get_nail_forge, get_charcoal_kiln, get_wharf)
+        said = message.content or ""
+        assert not message.tool_calls, message.tool_calls
+        assert re.search(kiln, said) and re.search(r"(?<!\d)640(?!\d)", said), (question, said)
+
+
+# 80. A total over two records, beside a lookup of a word of the question ("both") that its tool
+# refused: the refusal kept the looked-up values from being combined, and the small model
+# answered with the records' numbers one by one. The refused word names no thing; the values
+# are added.
+
+
+def test_a_refused_lookup_of_no_named_thing_leaves_the_total_to_add(local_server) -> None:
+    question = (
+        "We're thinking of visiting both Orrin Kiln and Corwen Smoke Pits. How many pits do the "
+        "two have in total?"
+    )
+    records = {
+        "Orrin Kiln": "Orrin Kiln | 奥林窑 | tonnes/year=300 | staff=12 | pits=5",
+        "Corwen Smoke Pits": _KILNS["corwen smoke pits"],
+        "both": "ERROR | unknown charcoal kiln | both",
+    }
+    messages = [
+        {"role": "user", "content": question},
+        _asked_both("get_charcoal_kiln", "name", list(records)),
+        *(_answered(f"c{i}", r) for i, r in enumerate(records.values())),
+    ]
+    message = _reply(local_server, messages, get_charcoal_kiln, add_numbers, multiply_numbers)
+    asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
+    assert asked and asked[0][0] == "add_numbers", (message.content, asked)
+    assert sorted(asked[0][1].values()) == [5, 12], (message.content, asked)
+
+
+# 81. A name refused by the lookup the model chose first, the question's next character run on
+# in the retries ("宾德尔滚筒修理行是"): a run moved along the question is no slip of the name.
+# The name is asked of the other lookup as it was.
+
+
+@tool
+def get_repair_shop(name: str) -> str:
+    """Look up a typewriter repair shop: its repairs a month and when it opened.
+
+    Args:
+        name: The shop's name.
+    """
+    if name.strip() in ("宾德尔滚筒修理行", "Bindle Platen Repairs"):
+        return "name: Bindle Platen Repairs\nrepairs_per_month: 64\nbenches: 3\nopened: 1977"
+    return f"Sorry, I have no typewriter repair shop called '{name}' on record."
+
+
+def test_a_refused_name_is_not_run_on_into_the_question(local_server) -> None:
+    question = "宾德尔滚筒修理行是哪一年开的？"
+    messages = [
+        {"role": "user", "content": question},
+        _asked("w", "get_wharf", {"name": "宾德尔滚筒修理行"}),
+        _answered("w", "ERROR | unknown wharf | 宾德尔滚筒修理行"),
+    ]
+    message = _reply(local_server, messages, get_wharf, get_repair_shop)
+    asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
+    assert asked == [("get_repair_shop", {"name": "宾德尔滚筒修理行"})], (message.content, asked)

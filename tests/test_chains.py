@@ -957,3 +957,23 @@ def test_a_headcount_asked_in_other_words_is_the_staff():
     both = "Orrin Kiln: 12 staff, 30 workers, 300 pots"
     assert asked_number(both, "How many workers does Orrin Kiln have?") == "30"
     assert asked_number(record, "How many pots does Orrin Kiln make?") == "300"
+
+
+def test_a_year_asked_of_a_record_is_the_one_year_it_states():
+    from toolkit.local.decision.records import asked_year
+
+    record = "Kelby Rink Society | members=259 | founded=1899 | annual_fee_gbp=390"
+    assert asked_year(record, "凯尔比冰壶协会是哪一年成立的？") == "1899"
+    assert asked_year(record, "In which year was it established?") == "1899"
+    assert asked_year(record, "How many members does it have?") is None  # no year asked
+    built = "Ely Mine: opened 1890, rebuilt 1932, depth 300 m"
+    assert asked_year(built, "What year did Ely Mine open?") is None  # two years: no one
+
+
+def test_a_label_is_asked_by_its_unit_and_its_span_said_otherwise():
+    record = (
+        "name: Pellham Snail Meadows\nsnails_kept: 48000\nkeepers: 5\n"
+        "annual_harvest_kg: 2750\nlettuce_tonnes_per_year: 19"
+    )
+    question = "What's the combined yearly harvest in kilograms of the snail farms?"
+    assert asked_number(record, question, {"snail", "farm", "ledger"}) == "2750"

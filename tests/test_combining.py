@@ -456,3 +456,25 @@ def test_a_comparison_asks_by_how_much_its_values_differ() -> None:
         "What is the average length of the two ropewalks?",
     ):
         assert not asks_difference(question), question
+
+
+def test_a_refusal_of_no_thing_the_question_names_is_left_out():
+    tools = arithmetic_tools([LOOKUP, CALCULATE], among=True)
+    question = "How many tortoises are at Marlowe Shell Haven and Quillon Dune Sanctuary?"
+    results = ["Marlowe: 142 tortoises", "Quillon: 213 tortoises", "No sanctuary called 'both'."]
+    names = [{"name": "Marlowe Shell Haven"}, {"name": "Quillon Dune Sanctuary"}, {"name": "both"}]
+    messages = _conversation(question, results, arguments=names)
+    lookups = looked_up(messages, tools)
+    assert lookups is not None and len(lookups.results) == 2  # "both" names nothing
+    assert looked_up(messages, tools, misread_aside=False) is None
+    # a piece of an answered name, refused, is the same thing asked again
+    pieces = [{"name": "布拉克韦尔"}, {"name": "芬尼莫尔"}, {"name": "布拉克韦尔蔓越莓"}]
+    bogs = ["布拉克韦尔: 312 t", "芬尼莫尔: 198 t", "ERROR | unknown bog | 布拉克韦尔蔓越莓"]
+    lookups = looked_up(
+        _conversation("布拉克韦尔和芬尼莫尔一共多少吨？", bogs, arguments=pieces), tools
+    )
+    assert lookups is not None and len(lookups.results) == 2
+    # a thing the question names, refused, keeps the plan from resting on a guess
+    named = [{"name": "Marlowe Shell Haven"}, {"name": "Quillon Dune Sanctuary"}]
+    refused = _conversation(question, [results[0], "No sanctuary called Quillon."], arguments=named)
+    assert looked_up(refused, tools) is None

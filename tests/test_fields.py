@@ -51,3 +51,21 @@ def test_the_sentence_that_asks_is_read_not_the_way_there():
     assert asking_sentence("Tell me the seats of Hallam Rink.") == (
         "Tell me the seats of Hallam Rink."
     )
+
+
+def test_the_names_looked_up_are_no_field_words():
+    from toolkit.local.decision.fields import without_names
+    from toolkit.local.decision.kinds import glossed_terms
+    from toolkit.local.decision.records import glossed_number
+
+    question = "吉拉姆谷铁道模型协会是哪一年成立的？"
+    record = (
+        '{"club": {"name": "Gillam Valley Railway Society", "founded": 1988}, '
+        '"stats": {"members": 33, "track_length_m": 268, "locomotives": 94}}'
+    )
+    # the society's name says 铁道 "railway track": the track length, not its founding year
+    assert glossed_number(record, glossed_terms(question)) == "268"
+    blank = without_names(question, ["吉拉姆谷铁道模型协会"])
+    assert len(blank) == len(question) and "铁道" not in blank
+    assert glossed_number(record, glossed_terms(blank)) is None
+    assert without_names("Ask A about A1", ["A", ""]) == "Ask A about A1"  # one letter: kept

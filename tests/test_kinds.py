@@ -226,3 +226,26 @@ def test_a_question_names_things_of_a_lookups_kind_it_says():
     assert names_of_a_kind(question, schemas)
     assert not names_of_a_kind("Which clockmaker has built more clocks?", schemas)  # no name
     assert not names_of_a_kind("Between Tallis and Brummel, who is taller?", schemas)  # no kind
+
+
+def test_which_year_is_no_counted_year():
+    # 哪一年 asks which year: no rate per year ("annual") is asked
+    terms = glossed_terms("凯尔比冰壶协会是哪一年成立的？", ["curling_club_stats"])
+    assert "annual" not in terms
+    assert {"year", "annual"} <= set(glossed_terms("一年能造出多少台？"))  # one year: a rate
+
+
+def test_a_name_runs_to_its_company_or_society_word():
+    tools = ["seaweed_farm_profile", "glass_eye_supplier"]
+    assert named_things("塞尔基林海藻公司养了几种海藻？", tools) == [
+        ("塞尔基林海藻公司", "seaweed_farm_profile")
+    ]
+    assert named_things("凯尔比冰壶协会是哪一年成立的？", ["curling_club_stats"]) == [
+        ("凯尔比冰壶协会", "curling_club_stats")
+    ]
+
+
+def test_a_verb_before_a_kind_word_is_no_name():
+    question = "我在整理啤酒花产区的资料：黑泽尔比啤酒花园、奥林蔓藤农场这两家一共有多少英亩地？"
+    names = [name for name, _ in named_things(question, ["get_hop_farm"])]
+    assert names == ["黑泽尔比啤酒花园", "奥林蔓藤农场"]  # not 整理啤酒花, "to sort the hops"

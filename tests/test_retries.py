@@ -62,6 +62,8 @@ def _turn(question: str, *steps: list[tuple[dict, str]]) -> list[dict]:
         ("林小雨这", "林小雨", False),  # a run without spaces run on, or cut short
         ("数学和物", "数学和物理", False),
         ("数学", "数学和物理", True),  # but an item of the list it joins
+        ("德尔滚筒修理行是", "宾德尔滚筒修理行", False),  # the run moved on by a character
+        ("宾德尔滚筒修埋行", "宾德尔滚筒修理行", True),  # a character slipped in its place
     ],
 )
 def test_a_form_of_a_refused_value(value: str, failed: str, expected: bool) -> None:
@@ -342,16 +344,47 @@ def test_failures_of_tools_the_question_never_names_set_the_tools_aside() -> Non
     assert unfit_failures(_turn(question, clause), tools)
     named = [(_call("h4", "get_mountain_hut", hut="雪松小屋"), "Error: unknown hut.")]
     assert not unfit_failures(_turn("雪松小屋有几张床？", named), tools)
+    # asked whole, but it writes names of businesses (铁匠铺, "smithy"): a lookup should do
+    smithies = "阿什伯恩铁匠铺和基尔布莱德铁匠铺，去年谁打的铁门更多？"
+    whole = [(_call("h5", "get_mountain_hut", hut=smithies), "Error: unknown hut.")]
+    assert not unfit_failures(_turn(smithies, whole), tools)
     assert not unfit_failures([{"role": "user", "content": "What's the capital of France?"}], tools)
 
 
 def test_names_listed_in_one_value_are_told_from_one_name_with_a_joining_word() -> None:
-    for value in ("Brill, Kestle and Dunmore", "Brill Wharf and Kestle Quay", "奎伦、佩洛和邓马罗"):
+    for value in (
+        "Brill, Kestle and Dunmore",
+        "Brill Wharf and Kestle Quay",
+        "奎伦、佩洛和邓马罗",
+        "Brackwell, Fennimore and Ostrand bogs",  # the list's kind after its last name
+        "Skelwith or Varden Ridge",  # one or the other
+    ):
         assert listed_names(value), value
     for value in (
+        "Kessly Key & Ribbon",  # one name with "&" in it
         "Pride and Prejudice",  # one title
         "Museum of Modern Art, New York",  # one place
         "The text does not say, therefore I cannot answer, and I stop.",  # clauses
         "Bolts",
     ):
         assert not listed_names(value), value
+
+
+def test_a_name_cut_at_its_ampersand_is_tried_whole() -> None:
+    from toolkit.local.decision.retries import ampersand_name
+
+    question = "How many ribbons do Kessly Key & Ribbon and Pellory Clocks & Sons keep?"
+    assert ampersand_name("Kessly Key", question) == "Kessly Key & Ribbon"
+    assert ampersand_name("Pellory Clocks", question) == "Pellory Clocks & Sons"
+    assert ampersand_name("Kessly", question) is None  # "Key" comes next, not "&"
+    assert ampersand_name("", question) is None
+
+
+def test_a_value_whose_parts_the_question_lists_is_a_list() -> None:
+    from toolkit.local.decision.retries import listed_by_question
+
+    question = "I'm torn between Wrenfield and Lirrick for a new harp."
+    assert listed_by_question("Wrenfield, Lirrick", question)
+    assert not listed_by_question("Paris, France", "What's the weather in Paris, France?")
+    assert not listed_by_question("Wrenfield", question)  # one part
+    assert not listed_by_question("Lirrick, Wrenfield", "Wrenfield or Lirrick?")  # not in order

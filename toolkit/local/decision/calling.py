@@ -54,8 +54,10 @@ from toolkit.local.decision.phrases import conversation_phrases, slip_of
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import build_prompt
 from toolkit.local.decision.retries import (
+    ampersand_name,
     failure_to_retry,
     forms_of,
+    listed_by_question,
     listed_items,
     listed_names,
     named_keys,
@@ -438,7 +440,10 @@ class CallWriter:
         tool = found[0]["function"]["name"]
         key = turn.lookups.get(tool)
         value = arguments_of(found[0]).get(key) if key is not None else None
-        if not isinstance(value, str) or not listed_names(value):
+        if not isinstance(value, str):
+            return first
+        question = last_question(self.job.messages)
+        if not (listed_names(value) or listed_by_question(value, question)):
             return first
         parts = parts_of(value)
         if not occurs(parts[0].casefold(), turn.grounding):
@@ -754,6 +759,9 @@ class CallWriter:
             cut = name_before_kind(value, tool) if self.policy.named_kinds else None
             if cut is not None and cut in asked and not parts_of(value) and not is_phrase(cut):
                 formed[value] = [cut]  # before the question's other spans; a list is its items
+            whole = ampersand_name(value, asked) if self.policy.ampersand_names else None
+            if whole is not None:  # "Kessly Key" of "Kessly Key & Ribbon": the name whole
+                formed[value] = [whole]
         forms = [f for v in refused for f in formed[v]]
         if not forms:
             return None  # no other form of the values it failed with: nothing to try

@@ -225,7 +225,8 @@ def _misread(lookups: Sequence[tuple[Mapping[str, Any], str | None, int]], at: i
         return False
     for value in _text_values(lookups[at][0]):
         value = value.strip()
-        if any(value and (value in other or other in value) for other in answered):
+        pieces = [(value, other) for other in answered if min(len(value), len(other)) >= 2]
+        if any(value in other or other in value for value, other in pieces):
             return True
         lower = re.fullmatch(r"[a-z][a-z ]*", value) is not None
         if lower and all(re.search(r"[A-Z]", other) for other in answered):

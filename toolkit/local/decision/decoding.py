@@ -696,7 +696,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         if self._writes_call_out(text):
             yield from self.calls(None)  # the call, written out in a form no parser reads
             return
-        if self._describes_call(text) or self._orders_unlooked(text):
+        if self._describes_call(text) or self._orders_unlooked(text) or self._values_unlooked(text):
             self.kept_text = (text, reason)  # the answer, should no sound call be found
             yield from self.calls(None, sound_only=True)
             return
@@ -734,6 +734,19 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         # or the question names things of a lookup's kind, and says the kind ("Between
         # Pellory and Dunmarrow, which clockmaker has built more clocks?")
         return self.policy.named_kinds_compared and names_of_a_kind(question, self.job.schemas)
+
+    def _values_unlooked(self, text: str) -> bool:
+        """Before any result, once per request: whether a text answer states numbers nobody
+        gave while the question names things of an offered lookup's kind, saying the kind
+        (:func:`~toolkit.local.decision.kinds.names_of_a_kind`: "I'm torn between Wrenfield
+        and Lirrick for a new harp. How long is the waiting list at each?" answered "10
+        minutes" and "5 minutes" beside ``harp_workshop_info``): the values are facts no tool
+        gave, so a sound call is looked for first (:attr:`~ToolPolicy.named_values_looked_up`).
+        """
+        if not self.policy.named_values_looked_up or not text or not self._first_read():
+            return False
+        question = last_question(self.job.messages)
+        return self._invents_numbers(text) and names_of_a_kind(question, self.job.schemas)
 
     def _reads_mentions(self) -> bool:
         """Whether a text answer's mentions of tools are read: before any result, once per

@@ -392,7 +392,7 @@ _BEFORE_NAME = re.compile(
 _UNNAMED = re.compile(r"[一二两三四五六七八九十几那这某哪每各该此](?:[个座家条间所位片艘台名只])?")
 #: The characters a place's name ends with after the word of its kind (厂 "works", 场
 #: "ground", 馆 "hall", …).
-_PLACE_ENDS = frozenset("厂场馆站楼园院店坊所局队社室库窖港坞塔堂宫房间")
+_PLACE_ENDS = frozenset("厂场馆站楼园院店坊所局队社室库窖港坞塔堂宫房间铺")
 #: The words a business's or a society's name ends with after its kind's word (海藻 "seaweed"
 #: of "塞尔基林海藻公司", 冰壶 "curling" of "凯尔比冰壶协会"), the longest first.
 _PLACE_WORDS = (
@@ -483,6 +483,25 @@ def named_things(text: str, tools: Iterable[str]) -> list[tuple[str, str]]:
             taken = begin
             break
     return found[::-1]
+
+
+def writes_place_name(text: str) -> bool:
+    """Whether a Chinese text writes the name of a place or a business: a run of four
+    characters or more, between particles or punctuation, that ends with a place's last
+    character or word ("阿什伯恩铁匠铺和基尔布莱德铁匠铺，去年谁打的铁门更多？": 铺 "shop").
+
+    Args:
+        text: A question.
+
+    Returns:
+        True when it writes one.
+    """
+    for run in _BEFORE_NAME.split(text):
+        run = run.strip()
+        if len(run) >= 4 and not _PHRASE.search(run):
+            if run[-1] in _PLACE_ENDS or run.endswith(_PLACE_WORDS):
+                return True
+    return False
 
 
 def _doing(word: str) -> bool:

@@ -306,6 +306,16 @@ class ToolPolicy:
             capitals ("both" beside "Marlowe Shell Haven"). Before, such a refusal kept the
             turn from combining at all, and the small model answered with one record's number
             or added the wrong fields.
+        named_values_looked_up: Before any result, a text answer that states numbers nobody
+            gave, while the question names things of a lookup's kind and says the kind, gives
+            way to a sound call, as ``named_kinds_compared`` does for an order: "I'm torn
+            between Wrenfield and Lirrick for a new harp. How long is the waiting list at
+            each of them?" was answered with invented waits, the model unsure of
+            ``harp_workshop_info``'s name (0.19).
+        ampersand_names: A name a tool refused that the question carries on with "&" is
+            tried again whole (:func:`~toolkit.local.decision.retries.ampersand_name`):
+            "Kessly Key" of "Kessly Key & Ribbon", which the small model cut at its "&" as at
+            a list's joiner and then looked "Ribbon" up on its own.
         name_reached: An answer from the results of a chain that leaves out the name of the
             record the chain reached is written again opening with it
             (:mod:`~toolkit.local.decision.naming`): "How many metres of lead came does that
@@ -685,6 +695,8 @@ class ToolPolicy:
     difference_before_plan: bool = True
     misread_lookups_aside: bool = True
     name_reached: bool = True
+    ampersand_names: bool = True
+    named_values_looked_up: bool = True
     sums_added_only: bool = True
     named_kinds_compared: bool = True
     named_members: bool = True

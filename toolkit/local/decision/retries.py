@@ -14,6 +14,7 @@ bolts).
 from __future__ import annotations
 
 import difflib
+import itertools
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -92,10 +93,11 @@ def parts_of(value: str) -> list[str]:
 
 def listed_names(value: str) -> bool:
     """Whether a value's parts (:func:`parts_of`) are names listed, not one name that holds a
-    joining word: three or more ("Brill, Kestle and Dunmore"), or two of two capitalised words
-    or more each, joined by a word ("Tamsin Sailcloth Loft and Brackwater Sail Company"), none
-    longer than five words; "Pride and Prejudice" is one title, "Museum of Modern Art, New
-    York" one place.
+    joining word: three or more ("Brill, Kestle and Dunmore", the last one's kind after it
+    too: "… and Ostrand bogs"), two that "or" joins ("Skelwith or Varden Ridge"), or two of two
+    capitalised words or more each, joined by a word ("Tamsin Sailcloth Loft and Brackwater
+    Sail Company"), none longer than five words; "Pride and Prejudice" is one title, "Museum
+    of Modern Art, New York" one place.
 
     Args:
         value: A text value.
@@ -105,24 +107,68 @@ def listed_names(value: str) -> bool:
     """
     parts = parts_of(value)
 
-    def named(part: str) -> bool:  # capitalised words, a name's small joiners aside; or Chinese
+    def named(part: str, last: bool) -> bool:  # capitalised words, a name's joiners aside
         words = part.split()
+        if last and len(parts) >= 3 and len(words) >= 2 and words[-1].isalpha():
+            words = words[:-1] if words[-1].islower() else words  # "… and Ostrand bogs"
         return len(words) <= _LONGEST_NAME and all(
             w[:1].isupper() or not w.isascii() or w in _NAME_JOINERS for w in words
         )
 
-    if not all(named(p) for p in parts):
+    if not all(named(p, i == len(parts) - 1) for i, p in enumerate(parts)):
         return False  # a sentence's clauses, or words of no name
     if len(parts) >= 3:
         return True
     two = len(parts) == 2 and not re.search(r"[,，、]", value)  # "Museum of Modern Art, New York"
+    if two and re.search(r"\bor\b|或", value, re.IGNORECASE):
+        return True  # "Skelwith or Varden Ridge": one or the other, two things
     return two and all(len(p.split()) >= 2 for p in parts)
+
+
+def listed_by_question(value: str, question: str) -> bool:
+    """Whether the question lists a value's parts as items of its own ("between Wrenfield and
+    Lirrick" for "Wrenfield, Lirrick"): each beside the next, a list's joiner between them,
+    and the value not written whole.
+
+    Args:
+        value: A text value.
+        question: The user's question.
+
+    Returns:
+        True when it does.
+    """
+    parts = parts_of(value)
+    if len(parts) < 2 or value.strip().casefold() in question.casefold():
+        return False  # "Paris, France" as the question writes it: one value
+    return all(
+        re.search(rf"{re.escape(a)}{_JOINER.pattern}{re.escape(b)}", question, re.IGNORECASE)
+        for a, b in itertools.pairwise(parts)
+    )
 
 
 #: The most words a name listed with others has.
 _LONGEST_NAME = 5
 #: The small words a name holds in lower case ("Museum of Modern Art").
 _NAME_JOINERS = frozenset("of the de la du von van".split())
+
+
+def ampersand_name(value: str, question: str) -> str | None:
+    """The name the question writes that a value begins and "&" carries on ("Kessly Key &
+    Ribbon" of "Kessly Key": the small model cut a name at its "&" as at a list's joiner).
+
+    Args:
+        value: A text value a tool refused.
+        question: The user's question.
+
+    Returns:
+        The whole name, or ``None`` when the question carries the value on with no "&".
+    """
+    if not value.strip():
+        return None
+    run = re.search(
+        re.escape(value.strip()) + r"\s*&\s*[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*", question
+    )
+    return run[0] if run is not None else None
 
 
 def _inflected(value: str) -> list[str]:

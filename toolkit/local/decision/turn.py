@@ -54,6 +54,7 @@ from toolkit.local.decision.kinds import (
     lookup_keys,
     named_things,
     names_nothing,
+    writes_place_name,
 )
 from toolkit.local.decision.mentions import ACTION_WORDS
 from toolkit.local.decision.numbers import (
@@ -286,7 +287,9 @@ def unfit_failures(
     are also looked for in the question with its spaces taken out ("time zone" says
     ``get_timezone``). A Chinese question shares no word with English tools: it is unfit
     only when every call asked about the question itself, a clause of it or more
-    (``get_rice_mill("一年十二个月里，哪个月的天数最少？")``): no thing was named to look up.
+    (``get_rice_mill("一年十二个月里，哪个月的天数最少？")``), and it writes no name of a
+    place or business (:func:`~toolkit.local.decision.kinds.writes_place_name`): no thing
+    was named to look up.
 
     Args:
         messages: OpenAI messages.
@@ -298,8 +301,8 @@ def unfit_failures(
     question = last_question(messages)
     if not question or not all_failed(messages):
         return False
-    if writes_spaceless(question):
-        return _asked_the_question(messages, question)
+    if writes_spaceless(question):  # unless it writes a name: the call should have taken it
+        return _asked_the_question(messages, question) and not writes_place_name(question)
     squeezed = re.sub(r"[\W_]+", "", question.casefold())
     asked = _content_words(question)
     for tool in tools:

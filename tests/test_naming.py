@@ -1,0 +1,69 @@
+"""The name an answer states of the record a chain reached."""
+
+from __future__ import annotations
+
+import json
+
+from toolkit.local.decision.naming import names_record, reached_record, said_name
+
+_CAROUSEL = (
+    "Glimmerford Carousel Works | horses carved: 412 | glass panels from: Quenby Leadlight Studio"
+)
+_STUDIO = (
+    '{"name": "Quenby Leadlight Studio", "zh": "昆比铅条彩窗工作室", "lead_came_metres": 1425}'
+)
+
+
+def _chain(question: str, steps: list[tuple[str, str, str]]) -> list[dict]:
+    messages: list[dict] = [{"role": "user", "content": question}]
+    for at, (tool, name, result) in enumerate(steps):
+        arguments = json.dumps({"name": name}, ensure_ascii=False)
+        call = {
+            "id": f"c{at}",
+            "type": "function",
+            "function": {"name": tool, "arguments": arguments},
+        }
+        messages.append({"role": "assistant", "content": "", "tool_calls": [call]})
+        messages.append({"role": "tool", "tool_call_id": f"c{at}", "content": result})
+    return messages
+
+
+def test_the_record_a_chain_reached_is_found_and_named():
+    question = "Glimmerford Carousel Works buys its glass panels from a studio. How much lead came?"
+    messages = _chain(
+        question,
+        [
+            ("carousel_card", "Glimmerford Carousel Works", _CAROUSEL),
+            ("studio_info", "Quenby Leadlight Studio", _STUDIO),
+        ],
+    )
+    assert reached_record(messages) == ("Quenby Leadlight Studio", _STUDIO)
+    assert reached_record(messages[:3]) is None  # the first record: the question names it
+    assert (
+        said_name("Quenby Leadlight Studio", _STUDIO, spaceless=False) == "Quenby Leadlight Studio"
+    )
+    assert said_name("Quenby Leadlight Studio", _STUDIO, spaceless=True) == "昆比铅条彩窗工作室"
+    assert not names_record("The studio has 1425 metres of lead.", *reached_record(messages))
+    assert names_record("Quenby has 1425 metres.", "Quenby Leadlight Studio", _STUDIO)
+    assert names_record("昆比铅条彩窗工作室有1425米。", "Quenby Leadlight Studio", _STUDIO)
+
+
+def test_a_name_the_question_writes_or_no_result_gave_is_no_chain():
+    both = _chain(
+        "Compare Pellham and Drosk.",
+        [("farm", "Pellham", "Pellham: 2750 kg"), ("farm", "Drosk", "Drosk: 1860 kg")],
+    )
+    assert reached_record(both) is None
+    guessed = _chain(
+        "How many snails does the farm keep?",
+        [("farm", "Pellham Snail Meadows", "Pellham: 48000 snails")],
+    )
+    assert reached_record(guessed) is None  # no earlier result gave the name
+    refused = _chain(
+        "Who supplies Glimmerford Carousel Works?",
+        [
+            ("carousel_card", "Glimmerford Carousel Works", _CAROUSEL),
+            ("studio_info", "Quenby Leadlight Studio", "ERROR | unknown studio"),
+        ],
+    )
+    assert reached_record(refused) is None  # the step was refused: nothing reached
