@@ -977,3 +977,20 @@ def test_a_label_is_asked_by_its_unit_and_its_span_said_otherwise():
     )
     question = "What's the combined yearly harvest in kilograms of the snail farms?"
     assert asked_number(record, question, {"snail", "farm", "ledger"}) == "2750"
+
+
+def test_a_span_of_time_alone_names_no_rate():
+    record = (
+        '{"hatchery": {"name": "Corriemoor Fish Nursery"}, "figures": {"rearing_ponds": 25, '
+        '"fingerlings_released_per_year": 143000, "staff": 16}, '
+        '"typewriters_serviced_by": "Morrowgate Typewriter Clinic"}'
+    )
+    question = (
+        "Whoever fixes the typewriters at Corriemoor Fish Nursery - how many repairs do they "
+        "get through in a month, and what would that come to over a whole year?"
+    )
+    assert asked_number(record, question) is None  # "year" says no fingerlings
+    assert asked_number(record, "How many fingerlings a year?") == "143000"
+    trip = "Ferry: crossing minutes 45, fare 12"
+    assert asked_number("Ferry: minutes 45, fare 12", "How many minutes does it take?") == "45"
+    assert asked_number(trip, "How many minutes is the crossing?") == "45"

@@ -251,6 +251,7 @@ class CallWriter:
         grammar = calls_grammar(job.tools, names=[name] if name else None, max_calls=1)
         # A value that listed items, tried again as one of them: the others may follow.
         listed = first is not None and self.retried_list
+        retried = first is not None and not listed  # a failed call tried again: the step
         if first is None:
             first = self._first_call(turn, grammar, [name] if name else None, sound_only)
         if sound_only and (first is None or not first[2]) and not turn.turn_calls:
@@ -313,6 +314,9 @@ class CallWriter:
         first_step = listed or not has_results(job.messages[turn_start(job.messages) :])
         more = name is None and job.parallel_tool_calls and len(found) == 1
         more = more and (first_step or bool(_unused_after(job.messages, found)))
+        # A failed call tried again is the step: the results' numbers wait for its answer
+        # ("Kessly Key & Ribbon" tried whole, not ``plus(118, 525)`` beside it).
+        more = more and not (retried and self.policy.retry_alone)
         while more and generation.finish_reason == "stop" and len(made) < self.policy.max_calls:
             if self._options().max_tokens < self.policy.min_extra_call_tokens:
                 break

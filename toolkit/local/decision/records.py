@@ -386,7 +386,10 @@ def asked_number(result: str, question: str, ignore: Iterable[str] = ()) -> str 
         label = {root(w) for w in stems}
         whole = bool(label) and label <= asked | alone  # "puppets", not "bell weight"
         said = label | {root(n) for w in stems for n in label_names(w)}  # "kilograms" of "kg"
-        shares.append(len(said & asked) + (len(label & alone) if whole else 0))
+        shared = said & asked
+        if shared <= _SPANS and not label <= _SPANS:  # "over a whole year" of a rate per year
+            shared = set()
+        shares.append(len(shared) + (len(label & alone) if whole else 0))
     best = max(shares)
     if best == 0 or shares.count(best) > 1:
         return None
@@ -456,6 +459,10 @@ _UNIT_NAMES = {
 }
 
 
+#: The spans of time a rate is per: a rate's label that shares no other word with the
+#: question is not the one it asks for ("what would that come to over a whole year?" of a
+#: record's "fingerlings_released_per_year"); a span's own label ("minutes") is.
+_SPANS = frozenset({"year", "annual", "month", "week", "day", "daili", "hour", "minut"})
 #: The words a label's word is also said with: "annual" is "yearly" ("combined yearly
 #: harvest" of "annual_harvest_kg"), "daily" "per day".
 _SAID_AS = {

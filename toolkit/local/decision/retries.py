@@ -385,7 +385,8 @@ def failure_to_retry(
     this turn (a retry that failed too is not tried again, nor are two refusals of one tool
     in the same step — unless the refusal lists keys the user names for the value,
     :func:`named_keys`: "Blue Whale" after "Blue Whale for Stone Bay" and an invented train
-    were refused together).
+    were refused together; or the question carries the value on with "&":
+    :func:`ampersand_name`).
 
     Args:
         messages: OpenAI messages, ending with the last step's results.
@@ -422,7 +423,9 @@ def failure_to_retry(
             continue  # another tool answered for the value ("Larkspur lift" of the lift tool)
         error = content_text(result.get("content"))
         if texts and (
-            failures.get(name, 0) == 1 or any(named_keys(error, v, asked) for v in texts)
+            failures.get(name, 0) == 1
+            or any(named_keys(error, v, asked) for v in texts)
+            or any(ampersand_name(v, asked) for v in texts)  # "Kessly Key" of "… & Ribbon"
         ):
             return name, arguments, error
     return None
