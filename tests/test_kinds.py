@@ -249,3 +249,8 @@ def test_a_verb_before_a_kind_word_is_no_name():
     question = "我在整理啤酒花产区的资料：黑泽尔比啤酒花园、奥林蔓藤农场这两家一共有多少英亩地？"
     names = [name for name, _ in named_things(question, ["get_hop_farm"])]
     assert names == ["黑泽尔比啤酒花园", "奥林蔓藤农场"]  # not 整理啤酒花, "to sort the hops"
+
+
+def test_a_kind_and_its_place_word_name_nothing():
+    assert names_nothing("旋转木马工坊", "carousel_workshop_card")  # "carousel" and a workshop
+    assert not names_nothing("格里默福德旋转木马工坊", "carousel_workshop_card")

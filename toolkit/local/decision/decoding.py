@@ -60,7 +60,12 @@ from toolkit.local.decision.comparison import asked_order, compared_entries, com
 from toolkit.local.decision.coordination import listed_calls
 from toolkit.local.decision.fields import FieldReader, asking_sentence
 from toolkit.local.decision.grounding import arguments_of, conversation_text
-from toolkit.local.decision.kinds import lookup_keys, names_a_thing, names_of_a_kind
+from toolkit.local.decision.kinds import (
+    lookup_keys,
+    names_a_thing,
+    names_of_a_kind,
+    writes_place_name,
+)
 from toolkit.local.decision.mentions import (
     declines_tools,
     named_tools,
@@ -740,13 +745,19 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         gave while the question names things of an offered lookup's kind, saying the kind
         (:func:`~toolkit.local.decision.kinds.names_of_a_kind`: "I'm torn between Wrenfield
         and Lirrick for a new harp. How long is the waiting list at each?" answered "10
-        minutes" and "5 minutes" beside ``harp_workshop_info``): the values are facts no tool
-        gave, so a sound call is looked for first (:attr:`~ToolPolicy.named_values_looked_up`).
+        minutes" and "5 minutes" beside ``harp_workshop_info``), or, in Chinese, writes a
+        business's name (:func:`~toolkit.local.decision.kinds.writes_place_name`): the values
+        are facts no tool gave, so a sound call is looked for first
+        (:attr:`~ToolPolicy.named_values_looked_up`).
         """
         if not self.policy.named_values_looked_up or not text or not self._first_read():
             return False
         question = last_question(self.job.messages)
-        return self._invents_numbers(text) and names_of_a_kind(question, self.job.schemas)
+        if not self._invents_numbers(text):
+            return False
+        if writes_spaceless(question) and writes_place_name(question):
+            return True  # "拉瑟威克簧片风箱行给一家旋转木马工坊供应音乐…": a business named
+        return names_of_a_kind(question, self.job.schemas)
 
     def _reads_mentions(self) -> bool:
         """Whether a text answer's mentions of tools are read: before any result, once per

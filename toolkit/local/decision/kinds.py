@@ -325,15 +325,18 @@ _GLOSS_FILLERS = frozenset(
 
 def names_nothing(value: str, tool: str) -> bool:
     """Whether a value a lookup by name took is only the words of the tool's kind, no name:
-    "植物园" or "那家修道院" asked of ``get_botanical_garden`` / ``get_monastery``, "the
-    Pottery" of ``get_pottery``."""
+    "植物园" or "那家修道院" asked of ``get_botanical_garden`` / ``get_monastery``, "旋转木马
+    工坊" ("carousel" and a workshop's word) of ``carousel_workshop_card``, "the Pottery" of
+    ``get_pottery``."""
     kind = _tool_terms(tool)
     value = value.strip()
     if not kind or not value:
         return False
     if writes_spaceless(value):
         rest = value[m.end() :] if (m := _UNNAMED.match(value)) is not None else value
-        return rest in _glosses() and _says(_gloss_terms(rest), kind)
+        word = next((w for w in _PLACE_WORDS if rest.endswith(w) and len(rest) > len(w)), "")
+        bare = rest[: len(rest) - len(word)] if word else rest  # 旋转木马 of "旋转木马工坊"
+        return any(r in _glosses() and _says(_gloss_terms(r), kind) for r in {rest, bare})
     words = [w for w in re.findall(r"[A-Za-z]+", value) if w.casefold() not in _ARTICLES]
     if _IDENTIFIER.fullmatch(value):  # a parameter's placeholder: "hop_farm_name"
         words = [w for w in words if w.casefold() not in _PLACEHOLDER_WORDS]
@@ -392,12 +395,12 @@ _BEFORE_NAME = re.compile(
 _UNNAMED = re.compile(r"[一二两三四五六七八九十几那这某哪每各该此](?:[个座家条间所位片艘台名只])?")
 #: The characters a place's name ends with after the word of its kind (厂 "works", 场
 #: "ground", 馆 "hall", …).
-_PLACE_ENDS = frozenset("厂场馆站楼园院店坊所局队社室库窖港坞塔堂宫房间铺")
+_PLACE_ENDS = frozenset("厂场馆站楼园院店坊所局队社室库窖港坞塔堂宫房间铺行")
 #: The words a business's or a society's name ends with after its kind's word (海藻 "seaweed"
 #: of "塞尔基林海藻公司", 冰壶 "curling" of "凯尔比冰壶协会"), the longest first.
 _PLACE_WORDS = (
-    "有限公司", "俱乐部", "工作室", "合作社", "公司", "协会", "学会", "商会", "中心", "商行",
-    "集团", "基地", "作坊", "工坊", "商店", "学校", "农场", "牧场", "剧院", "剧团", "车间",
+    "有限公司", "俱乐部", "工作室", "合作社", "制造所", "公司", "协会", "学会", "商会", "中心",
+    "商行", "集团", "基地", "作坊", "工坊", "商店", "学校", "农场", "牧场", "剧院", "剧团", "车间",
 )  # fmt: skip
 #: What a phrase holds and a name does not: a particle, punctuation, a question's words.
 _PHRASE = re.compile(r"[的，。？！；：、,.?!;:最更]|多少|几|哪|吗|什么|一共|^[一那这某每各]")
