@@ -2423,6 +2423,16 @@ def test_how_many_people_work_somewhere_is_the_staff(local_server) -> None:
         "Orrin Kiln": "Orrin Kiln | 奥林窑 | pots/week=300 | staff=12 | firings/year=48",
         "Corwen Smoke Pits": "Corwen Smoke Pits | 科文炭窑 | tonnes/year=640 | staff=7 | pits=12",
     }
+    asked, said = _next_step_over_kilns(local_server, question, records)
+    assert asked and asked[0][0] == "add_numbers", (said, asked)
+    assert sorted(asked[0][1].values()) == [7, 12], (said, asked)
+
+
+def _next_step_over_kilns(
+    local_server, question: str, records: dict[str, str]
+) -> tuple[list[tuple[str, dict]], str | None]:
+    """The calls (and the text) the embedded model answers with once each kiln named in
+    ``records`` was looked up, beside adding and multiplying tools."""
     messages = [
         {"role": "user", "content": question},
         _asked_both("get_charcoal_kiln", "name", list(records)),
@@ -2430,8 +2440,7 @@ def test_how_many_people_work_somewhere_is_the_staff(local_server) -> None:
     ]
     message = _reply(local_server, messages, get_charcoal_kiln, add_numbers, multiply_numbers)
     asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
-    assert asked and asked[0][0] == "add_numbers", (message.content, asked)
-    assert sorted(asked[0][1].values()) == [7, 12], (message.content, asked)
+    return asked, message.content
 
 
 # 75. A Chinese question asked of a lookup whole ("一年十二个月里，哪个月的天数最少？" of a
@@ -2598,15 +2607,9 @@ def test_a_refused_lookup_of_no_named_thing_leaves_the_total_to_add(local_server
         "Corwen Smoke Pits": _KILNS["corwen smoke pits"],
         "both": "ERROR | unknown charcoal kiln | both",
     }
-    messages = [
-        {"role": "user", "content": question},
-        _asked_both("get_charcoal_kiln", "name", list(records)),
-        *(_answered(f"c{i}", r) for i, r in enumerate(records.values())),
-    ]
-    message = _reply(local_server, messages, get_charcoal_kiln, add_numbers, multiply_numbers)
-    asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
-    assert asked and asked[0][0] == "add_numbers", (message.content, asked)
-    assert sorted(asked[0][1].values()) == [5, 12], (message.content, asked)
+    asked, said = _next_step_over_kilns(local_server, question, records)
+    assert asked and asked[0][0] == "add_numbers", (said, asked)
+    assert sorted(asked[0][1].values()) == [5, 12], (said, asked)
 
 
 # 81. A name refused by the lookup the model chose first, the question's next character run on

@@ -1118,9 +1118,8 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             # is written again, stating it first but for the question's own numbers ("Route 7
             # has 38 stops"; a plan's result, stated the same way, keeps the question's numbers
             # out: with them the small model copied the question out before it).
-            self.used += generation.completion_tokens
-            yield from self.text(
-                from_results=True,
+            yield from self._text_again(
+                generation.completion_tokens,
                 any_numbers=any_numbers,
                 avoid=avoid,
                 required=spellings,
@@ -1166,9 +1165,8 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         if said is not None:
             # The record a chain reached is left out ("The studio has 1425 metres of lead"):
             # the answer is written again opening with its name.
-            self.used += generation.completion_tokens
-            yield from self.text(
-                from_results=True,
+            yield from self._text_again(
+                generation.completion_tokens,
                 any_numbers=any_numbers,
                 avoid=avoid,
                 required=required,
@@ -1181,6 +1179,12 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             yield ContentDelta(written.rstrip(), tuple(generation.logprobs or ()))
         self.used += generation.completion_tokens
         yield self._finished(reason or generation.finish_reason or "stop", "text")
+
+    def _text_again(self, spent: int, **arguments: Any) -> Iterator[Event]:
+        """The answer from the results written again (``arguments``: :meth:`text`'s), the
+        ``spent`` tokens of the answer it replaces counted."""
+        self.used += spent
+        yield from self.text(from_results=True, **arguments)
 
     def _reached_unnamed(self, answer: str) -> str | None:
         """The name of the record this turn's chain reached, as the answer is to state it, when
