@@ -478,3 +478,19 @@ def test_a_refusal_of_no_thing_the_question_names_is_left_out():
     named = [{"name": "Marlowe Shell Haven"}, {"name": "Quillon Dune Sanctuary"}]
     refused = _conversation(question, [results[0], "No sanctuary called Quillon."], arguments=named)
     assert looked_up(refused, tools) is None
+
+
+def test_a_refused_thing_of_the_names_before_it_is_left_out():
+    tools = arithmetic_tools([LOOKUP, CALCULATE], among=True)
+    question = "奎伦钟表坊和邓马罗钟表所手上积压的待修钟表，加起来一共有多少件？"
+    names = [{"name": "奎伦钟表坊"}, {"name": "邓马罗钟表所"}, {"name": "待修钟表"}]
+    results = [
+        "奎伦钟表坊: 46 clocks waiting",
+        "邓马罗钟表所: 71 clocks waiting",
+        "error: no 待修钟表",
+    ]
+    lookups = looked_up(_conversation(question, results, arguments=names), tools)
+    assert lookups is not None and len(lookups.results) == 2
+    # a name after the others, but no thing of theirs (no 的 before it): the plan waits
+    listed = "奎伦钟表坊、邓马罗钟表所和待修钟表一共有多少件？"
+    assert looked_up(_conversation(listed, results, arguments=names), tools) is None

@@ -254,3 +254,18 @@ def test_a_verb_before_a_kind_word_is_no_name():
 def test_a_kind_and_its_place_word_name_nothing():
     assert names_nothing("旋转木马工坊", "carousel_workshop_card")  # "carousel" and a workshop
     assert not names_nothing("格里默福德旋转木马工坊", "carousel_workshop_card")
+
+
+def test_the_places_a_chinese_question_names_whatever_their_kind():
+    from toolkit.local.decision.kinds import place_names
+
+    question = "阿什伯恩铁匠铺和基尔布莱德铁匠铺，去年谁打的铁门更多？差几扇？"
+    assert place_names(question) == ["阿什伯恩铁匠铺", "基尔布莱德铁匠铺"]
+    assert place_names("一年十二个月里，哪个月的天数最少？") == []
+    assert place_names("那个铁匠铺有几个铁砧？") == []  # 那个: pointed at, not named
+
+
+def test_a_unit_of_one_character_names_the_label_in_it():
+    terms = glossed_terms("这三个蔓越莓沼的采收量加起来一共是多少吨？", ["cranberry_bog_stats"])
+    record = "Brackwell Bog | acres 64 | harvest 312 t | pickers 45"
+    assert glossed_number(record, terms) == "312"

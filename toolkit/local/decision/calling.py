@@ -42,7 +42,7 @@ from toolkit.local.decision.grounding import (
     rules_out_extra_call,
     uses_given_values,
 )
-from toolkit.local.decision.kinds import is_phrase, name_before_kind
+from toolkit.local.decision.kinds import is_phrase, name_before_kind, place_names
 from toolkit.local.decision.mentions import writes_out
 from toolkit.local.decision.numbers import (
     known_numbers,
@@ -50,7 +50,7 @@ from toolkit.local.decision.numbers import (
     number_spellings,
     numbers_of,
 )
-from toolkit.local.decision.phrases import conversation_phrases, slip_of
+from toolkit.local.decision.phrases import conversation_phrases, slip_of, writes_spaceless
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import build_prompt
 from toolkit.local.decision.retries import (
@@ -314,14 +314,14 @@ class CallWriter:
         first_step = listed or not has_results(job.messages[turn_start(job.messages) :])
         more = name is None and job.parallel_tool_calls and len(found) == 1
         more = more and (first_step or bool(_unused_after(job.messages, found)))
-        # A failed call tried again is the step: the results' numbers wait for its answer
-        # ("Kessly Key & Ribbon" tried whole, not ``plus(118, 525)`` beside it).
-        more = more and not (retried and self.policy.retry_alone)
+        # A failed call tried again leads a step of its own tool: the results' numbers wait
+        # for its answer ("Kessly Key & Ribbon" tried whole, no ``plus(118, 525)`` beside it).
+        alone = retried and self.policy.retry_alone
         while more and generation.finish_reason == "stop" and len(made) < self.policy.max_calls:
             if self._options().max_tokens < self.policy.min_extra_call_tokens:
                 break
             attempt = context + newline
-            kept = self._extra_call(turn, attempt, made, grammar)
+            kept = self._extra_call(turn, attempt, made, grammar, same_only=alone)
             listed = kept is None
             if listed:
                 kept = self._listed_call(turn, attempt, chosen, made)
@@ -763,6 +763,9 @@ class CallWriter:
             cut = name_before_kind(value, tool) if self.policy.named_kinds else None
             if cut is not None and cut in asked and not parts_of(value) and not is_phrase(cut):
                 formed[value] = [cut]  # before the question's other spans; a list is its items
+            places = place_names(value) if is_phrase(value) and writes_spaceless(value) else []
+            if places and self.policy.places_in_phrases:  # the question sent: its names
+                formed[value] = places
             whole = ampersand_name(value, asked) if self.policy.ampersand_names else None
             if whole is not None:  # "Kessly Key" of "Kessly Key & Ribbon": the name whole
                 formed[value] = [whole]
@@ -830,9 +833,16 @@ class CallWriter:
         return again
 
     def _extra_call(
-        self, turn: CallJudge, context: list[int], made: list[tuple[str, dict]], grammar: str
+        self,
+        turn: CallJudge,
+        context: list[int],
+        made: list[tuple[str, dict]],
+        grammar: str,
+        *,
+        same_only: bool = False,
     ) -> tuple[list[str], Any, dict] | None:
-        """One more call, tried under each probe grammar; ``None`` when none is kept."""
+        """One more call, tried under each probe grammar (with ``same_only``, of the last
+        call's tool alone); ``None`` when none is kept."""
         previous = [arguments for _, arguments in made]
         dooming: list[Any] = []  # the value that doomed the last attempt
 
@@ -859,7 +869,10 @@ class CallWriter:
                 return False
             return not placed(written, tool)
 
-        for probe, names in self._probes(turn, made, grammar):
+        probes = self._probes(turn, made, grammar)
+        if same_only:
+            probes = [(probe, names) for probe, names in probes if names == [made[-1][0]]]
+        for probe, names in probes:
             schemas = [turn.schemas.get(n) for n in names]
             if all(needs_unstated_number(s, previous, turn.grounding) for s in schemas):
                 continue  # any call of these tools would be doomed at a number nobody gave

@@ -90,7 +90,7 @@ _AVERAGE = re.compile(r"\b(?:average|mean)\b|平均|均值", re.IGNORECASE)
 _DIFFERENCE_WORDS = (
     r"(?<![a-z])(?:difference|differ|by how (?:much|many)|the gap)(?![a-z])"
     rf"|(?<![a-z])how (?:much|many)(?: [a-z]+){{0,3}} (?:{LARGER_SMALLER_EN})(?![a-z])"
-    r"|相差|差值|差多少"
+    r"|相差|差值|差多少|差几"
     rf"|比[^，。？?,.!！]{{1,30}}?(?:{LARGER_SMALLER_ZH})[了出]?(?:多少|几)"
 )
 #: A question that asks for the looked-up values combined: a total, an average, a difference,
@@ -208,12 +208,15 @@ def _answered_later(lookups: Sequence[tuple[Mapping[str, Any], str | None, int]]
     )
 
 
-def _misread(lookups: Sequence[tuple[Mapping[str, Any], str | None, int]], at: int) -> bool:
+def _misread(
+    lookups: Sequence[tuple[Mapping[str, Any], str | None, int]], at: int, question: str
+) -> bool:
     """Whether the refused lookup ``at`` asked of no thing the question names, beside a call of
     its tool that got an answer: its value a piece of an answered one's or an answered one with
-    more ("布拉克韦尔蔓越莓" beside "布拉克韦尔", "啤酒花园" beside "黑泽尔比啤酒花园"), or a word
+    more ("布拉克韦尔蔓越莓" beside "布拉克韦尔", "啤酒花园" beside "黑泽尔比啤酒花园"), a word
     of Latin letters written with no capital where the answered names have one ("both" beside
-    "Marlowe Shell Haven")."""
+    "Marlowe Shell Haven"), or a thing of theirs the question writes after them and a 的
+    ("待修钟表" of "奎伦钟表坊、佩洛里父子钟表行和邓马罗钟表所手上积压的待修钟表")."""
     tool = lookups[at][0]["function"]["name"]
     answered = [
         value
@@ -231,6 +234,11 @@ def _misread(lookups: Sequence[tuple[Mapping[str, Any], str | None, int]], at: i
         lower = re.fullmatch(r"[a-z][a-z ]*", value) is not None
         if lower and all(re.search(r"[A-Z]", other) for other in answered):
             return True
+        at_value = question.find(value) if value else -1
+        if at_value > 0 and question[at_value - 1] == "的":  # a thing of the names before it
+            before = [question.find(other) for other in answered]
+            if all(0 <= b < at_value for b in before):
+                return True
     return False
 
 
@@ -316,7 +324,12 @@ def looked_up(
         (call, answer)
         for i, (call, answer, _) in enumerate(stepped)
         if not (answer is not None and is_error(answer) and _answered_later(stepped, i))
-        and not (misread_aside and answer is not None and is_error(answer) and _misread(stepped, i))
+        and not (
+            misread_aside
+            and answer is not None
+            and is_error(answer)
+            and _misread(stepped, i, question)
+        )
     ]
     if not question or not lookups:
         return None

@@ -53,7 +53,7 @@ _SMALLER_EN = (
 )
 #: Chinese adjectives of the larger and the smaller value, asked with 更 (more), 最 (most),
 #: 较 (rather) or 得 ("卖得少": sold less).
-_LARGER_ZH = "高 长 大 多 暖和 暖 热 贵 重 快 老 远 深 宽 富 晚 迟"
+_LARGER_ZH = "高 长 久 大 多 暖和 暖 热 贵 重 快 老 远 深 宽 富 晚 迟"
 _SMALLER_ZH = "低 短 小 少 冷 凉快 凉 便宜 轻 慢 年轻 近 浅 窄 穷 早"
 
 #: The words of a record's labels and units that each comparison word is about (the price of
@@ -76,7 +76,7 @@ _QUANTITIES = {
 _ABOUT = {
     "price": "贵 便宜 costlier pricier cheaper costliest priciest cheapest richer poorer 富 穷",
     "time": "早 晚 迟 earlier sooner later newer earliest soonest latest newest",
-    "length": "长 短 longer shorter longest shortest",
+    "length": "长 久 短 longer shorter longest shortest",
     "height": "高 低 higher taller lower highest tallest lowest",
     "size": "大 小 bigger larger smaller biggest largest smallest busier busiest",
     "temperature": "暖和 暖 热 冷 凉快 凉 warmer hotter colder cooler "

@@ -1164,17 +1164,23 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         said = self._reached_unnamed(written) if plain and from_results and not opening else None
         if said is not None:
             # The record a chain reached is left out ("The studio has 1425 metres of lead"):
-            # the answer is written again opening with its name.
-            yield from self._text_again(
-                generation.completion_tokens,
-                any_numbers=any_numbers,
-                avoid=avoid,
-                required=required,
-                passing=passing,
-                only=only,
-                opening=said,
+            # the answer is written again opening with its name — kept unless it copies the
+            # question out or asks one after the name ("罗斯卡罗靶场的门票一共要多少钱？").
+            events = list(
+                self._text_again(
+                    generation.completion_tokens,
+                    any_numbers=any_numbers,
+                    avoid=avoid,
+                    required=required,
+                    passing=passing,
+                    only=only,
+                    opening=said,
+                )
             )
-            return
+            named = "".join(e.text for e in events if isinstance(e, ContentDelta)).strip()
+            if not (self.echo_ends(named) or named.endswith(("?", "？"))):
+                yield from events
+                return
         if written.strip():
             yield ContentDelta(written.rstrip(), tuple(generation.logprobs or ()))
         self.used += generation.completion_tokens

@@ -276,7 +276,24 @@ def glossed_terms(text: str, tools: Iterable[str] = ()) -> dict[str, int]:
     for counted in _COUNTED_TIME.finditer(text):  # 一年, 四周, 每月: the span a rate is per
         for term in _TIME_TERMS[counted["unit"]]:
             terms[term] = max(terms.get(term, 0), counted.end())
+    for asked in _ASKED_UNIT.finditer(text):  # 多少吨: a label in tonnes ("harvest 312 t")
+        for term in _UNIT_TERMS[asked["unit"]]:
+            terms[term] = max(terms.get(term, 0), asked.end())
     return terms
+
+
+#: A unit of one character a quantity is asked in ("多少吨", "几米"), which the dictionary
+#: glosses among other senses (米 "rice") or words of two characters only leave out.
+_ASKED_UNIT = re.compile(r"(?:多少|几)(?P<unit>吨|米|升|元|亩)")
+#: The English label words of each such unit (as :func:`~toolkit.local.decision.records.root`
+#: gives them: "tonnes" and "t" are a ton).
+_UNIT_TERMS = {
+    "吨": ("ton", "tonn"),
+    "米": ("meter", "metr"),
+    "升": ("liter", "litr"),
+    "元": ("yuan",),
+    "亩": ("mu",),
+}
 
 
 #: A span of time counted or taken each ("一年", "四周", "每个月"), whose one character the
@@ -488,23 +505,32 @@ def named_things(text: str, tools: Iterable[str]) -> list[tuple[str, str]]:
     return found[::-1]
 
 
-def writes_place_name(text: str) -> bool:
-    """Whether a Chinese text writes the name of a place or a business: a run of four
-    characters or more, between particles or punctuation, that ends with a place's last
-    character or word ("阿什伯恩铁匠铺和基尔布莱德铁匠铺，去年谁打的铁门更多？": 铺 "shop").
+def place_names(text: str) -> list[str]:
+    """The names of places or businesses a Chinese text writes: runs of four characters or
+    more, between particles or punctuation, that end with a place's last character or word
+    ("阿什伯恩铁匠铺" and "基尔布莱德铁匠铺" of "阿什伯恩铁匠铺和基尔布莱德铁匠铺，去年谁打的
+    铁门更多？": 铺 "shop"), whatever kind of thing they are.
 
     Args:
-        text: A question.
+        text: A question, or a value holding one.
 
     Returns:
-        True when it writes one.
+        The names in the text's order.
     """
-    for run in _BEFORE_NAME.split(text):
-        run = run.strip()
-        if len(run) >= 4 and not _PHRASE.search(run):
-            if run[-1] in _PLACE_ENDS or run.endswith(_PLACE_WORDS):
-                return True
-    return False
+    runs = [run.strip() for run in _BEFORE_NAME.split(text)]
+    return [
+        run
+        for run in runs
+        if len(run) >= 4
+        and not _PHRASE.search(run)
+        and (run[-1] in _PLACE_ENDS or run.endswith(_PLACE_WORDS))
+    ]
+
+
+def writes_place_name(text: str) -> bool:
+    """Whether a Chinese text writes the name of a place or a business
+    (:func:`place_names`)."""
+    return bool(place_names(text))
 
 
 def _doing(word: str) -> bool:

@@ -306,12 +306,18 @@ class ToolPolicy:
             capitals ("both" beside "Marlowe Shell Haven"). Before, such a refusal kept the
             turn from combining at all, and the small model answered with one record's number
             or added the wrong fields.
+        places_in_phrases: A lookup refused a phrase of the question (the question
+            itself, sent as a name) that writes names of places or businesses
+            (:func:`~toolkit.local.decision.kinds.place_names`): the names are what it is
+            tried again with, whatever their kind ("阿什伯恩铁匠铺" of "阿什伯恩铁匠铺和基尔布莱德
+            铁匠铺，去年谁打的铁门更多？", asked of ``forge_details``).
         retry_alone: A call tried again after a tool refused it
-            (:meth:`~toolkit.local.decision.calling.CallWriter.failure_retried`) is the step's
-            one call: no more calls are probed beside it, as they are while the results'
-            numbers wait to be used. "Kessly Key & Ribbon", tried whole after "Kessly Key"
-            was refused, came with ``plus(118, 525)`` and ``plus(46, 190)`` beside it, the
-            other shops' repairs and ribbons added.
+            (:meth:`~toolkit.local.decision.calling.CallWriter.failure_retried`) leads a step
+            of its own tool: the calls probed beside it, as they are while the results'
+            numbers wait to be used, are of that tool alone (another name the step's refusals
+            hold). "Kessly Key & Ribbon", tried whole after "Kessly Key" was refused, came
+            with ``plus(118, 525)`` and ``plus(46, 190)`` beside it, the other shops' repairs
+            and ribbons added.
         named_values_looked_up: Before any result, a text answer that states numbers nobody
             gave, while the question names things of a lookup's kind and says the kind, gives
             way to a sound call, as ``named_kinds_compared`` does for an order: "I'm torn
@@ -704,6 +710,7 @@ class ToolPolicy:
     ampersand_names: bool = True
     named_values_looked_up: bool = True
     retry_alone: bool = True
+    places_in_phrases: bool = True
     sums_added_only: bool = True
     named_kinds_compared: bool = True
     named_members: bool = True

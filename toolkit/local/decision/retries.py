@@ -63,7 +63,15 @@ _TRANSLATED = re.compile(r"(?P<name>[^()（）]+?)\s*[(（](?P<other>[^()（）]
 _JOINER = re.compile(r"(?:\s*(?:[,，、;；&/]|\b(?:and|or)\b|[和与及或])\s*)+", re.IGNORECASE)
 #: The words a Chinese question opens with before the name it asks about, copied into the
 #: name ("听说奎尔沃斯橄榄油坊": "I hear …").
-_LEAD_IN = re.compile(r"^(?:听说|据说|请问|问一下|我想知道|想知道|你知道|告诉我|帮我查一下|查一下)")
+_LEAD_IN = re.compile(
+    r"^(?:听说|据说|请问|问一下|我想知道|想知道|你知道|告诉我|帮我查一下|查一下"
+    r"|(?:If|And|But|So|Or|When|Whether|Both|Also|Then)\s+(?=[A-Z]))"
+)  # or an English clause's first word before the name: "If Ashburn Forge and …"
+#: A name in capitals that a clause in lower case runs on from ("Thornlow pooled their
+#: output").
+_NAMED_HEAD = re.compile(
+    r"(?:[A-Z][\w'’&-]*\s+)*?[A-Z][\w'’-]*(?=\s+(?!(?:of|the|de|la|du|von|van|and|or)\b)[a-z])"
+)
 #: What separates the items an error message lists ("Plans: Lite / 轻享卡; Smart / 智享卡").
 _SEPARATOR = re.compile(r"[,;/:.()\[\]\n，；、。：（）]+")
 #: The quotation marks an error message may put around the value it refused.
@@ -364,6 +372,9 @@ def forms_of(
     if translated:  # a record's name copied with its translation: each on its own
         return [f for f in (translated["name"].strip(), translated["other"].strip()) if f]
     bare, parts = _LEAD_IN.sub("", _ENDS.sub("", value)), parts_of(value)
+    head = _name_before_clause(bare)  # "Thornlow" of "Thornlow pooled their output"
+    if head is not None and not parts:
+        bare = head
     own = [bare, *(parts or _inflected(bare))]  # a list's items, or the one item's number
     others = [
         *(p for p in phrases if is_form_of(p, value, ratio)),
@@ -425,10 +436,28 @@ def failure_to_retry(
         if texts and (
             failures.get(name, 0) == 1
             or any(named_keys(error, v, asked) for v in texts)
-            or any(ampersand_name(v, asked) for v in texts)  # "Kessly Key" of "… & Ribbon"
-        ):
+            or any(ampersand_name(v, asked) or _slipped_in(v) for v in texts)
+        ):  # "Kessly Key" of "… & Ribbon"; "If Ashburn Forge", "Thornlow pooled their output"
             return name, arguments, error
     return None
+
+
+def _slipped_in(value: str) -> bool:
+    """Whether a refused value holds a name with words of the question around it: a clause's
+    first word before it ("If Ashburn Forge") or a clause after it ("Thornlow pooled their
+    output")."""
+    bare = _ENDS.sub("", value)
+    return _LEAD_IN.match(bare) is not None or _name_before_clause(bare) is not None
+
+
+def _name_before_clause(value: str) -> str | None:
+    """The name in capitals a value opens with when the rest is a clause in lower case
+    ("Thornlow" of "Thornlow pooled their output"; not "Blue Whale" of "Blue Whale for Stone
+    Bay", nor "Museum" of "Museum of Modern Art")."""
+    head = _NAMED_HEAD.match(value)
+    if head is None or re.search(r"[A-Z]", value[head.end() :]):
+        return None
+    return head[0]
 
 
 def renamed_failures(messages: Sequence[Mapping[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
