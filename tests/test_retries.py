@@ -388,3 +388,16 @@ def test_a_value_whose_parts_the_question_lists_is_a_list() -> None:
     assert not listed_by_question("Paris, France", "What's the weather in Paris, France?")
     assert not listed_by_question("Wrenfield", question)  # one part
     assert not listed_by_question("Lirrick, Wrenfield", "Wrenfield or Lirrick?")  # not in order
+
+
+@pytest.mark.parametrize(
+    ("value", "forms"),
+    [
+        ("If Ashburn Forge", ["Ashburn Forge"]),  # a clause's first word before the name
+        ("And Thornlow pooled their output", ["Thornlow"]),  # and a clause after it
+        ("Blue Whale for Stone Bay", []),  # a name of capitals on both sides of "for"
+        ("Museum of Modern Art", []),  # a name's own small words
+    ],
+)
+def test_a_name_with_a_clause_around_it_is_tried_bare(value: str, forms: list[str]) -> None:
+    assert forms_of(value, [], RATIO) == forms
