@@ -401,3 +401,8 @@ def test_a_value_whose_parts_the_question_lists_is_a_list() -> None:
 )
 def test_a_name_with_a_clause_around_it_is_tried_bare(value: str, forms: list[str]) -> None:
     assert forms_of(value, [], RATIO) == forms
+
+
+def test_two_names_with_a_word_of_the_question_after_them_are_listed() -> None:
+    assert listed_names("Tamsin Sailcloth Loft and Brackwater Sail Company combined")
+    assert not listed_names("Salt and Pepper shakers")  # one capitalised word a side

@@ -94,13 +94,13 @@ _DIFFERENCE_WORDS = (
     rf"|比[^，。？?,.!！]{{1,30}}?(?:{LARGER_SMALLER_ZH})[了出]?(?:多少|几)"
 )
 #: A question that asks for the looked-up values combined: a total, an average, a difference,
-#: a ratio ("in total", "between them", "how much deeper … than", "by how many", "一共",
+#: a ratio ("in total", "between them", "A plus B", "how much deeper … than", "by how many", "一共",
 #: "比……大多少", "几倍", "多出几个", "高出多少", "哪家更大？大多少吨？"). Words of one
 #: value's own ("总部", headquarters; "总是", always) are not totals.
 _COMBINATION = re.compile(
     r"(?<![a-z])(?:totals?|in all|altogether|all together|combined|sum|add(?:s|ed)? up|"
     r"together|average|(?:the|a) mean|mean (?:of|value)|ratio|"
-    r"how many times|between (?:them|the (?:two|three|four)))(?![a-z])"
+    r"how many times|between (?:them|the (?:two|three|four))|(?-i:plus))(?![a-z])"
     r"|总(?![部统是结理监经裁督局])|一共|共计|合计|加起来|加在一起|之和|平均|均值|多少倍|几倍"
     r"|(?<![至最不很许好太])[多少][了出]?(?:多少|几)|(?:高|低|大|小|长|短|深|浅|重|轻)出(?:多少|几)"
     r"|(?:^|[？?，,。！!])\s*(?:高|低|大|小|长|短|深|浅|重|轻|贵|早|晚)[了出]?(?:多少|几)"

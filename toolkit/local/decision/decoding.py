@@ -49,7 +49,7 @@ import numpy as np
 from toolkit.errors import PromptError
 from toolkit.local.decision.arithmetic import Tools, arithmetic_tools
 from toolkit.local.decision.calling import CallWriter
-from toolkit.local.decision.chains import kind_named, refers_back
+from toolkit.local.decision.chains import kind_named, linked_names, refers_back
 from toolkit.local.decision.combining import (
     arithmetic_calls,
     asks_combination,
@@ -132,6 +132,11 @@ if TYPE_CHECKING:  # decoding drives a loaded engine; the llama.cpp module is th
     from toolkit.local.runtime.engine import Engine
 
 __all__ = ["answer", "answer_text_grammar"]
+
+
+#: A Chinese question's pointer at a thing by a demonstrative and its measure word ("那家厂",
+#: "这座塔"), not "它" (it), which as often means the thing the question names.
+_POINTED_AT = re.compile(r"[那这](?:个|座|家|片|条|间|所|位)")
 
 
 def answer_text_grammar(
@@ -626,6 +631,8 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         if writes_spaceless(question):
             if self.asked_values() is not None or self.chained_field() is not None:
                 return True
+            if self._one_record() and self.policy.chains_lead_on and self._leads_on():
+                return False  # "那家厂有多少名员工？" of the supplier the record names
             return self._one_record() and self.asked_field() is not None
         calls, results = turn_calls(self.job.messages)
         answered = {
@@ -636,6 +643,18 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         if any(says_kind(question, t) and t not in answered for t in self.job.tool_names):
             return False
         return self.asked_field() is not None or self.asked_values() is not None
+
+    def _leads_on(self) -> bool:
+        """Whether a Chinese question points at a thing by a demonstrative and its measure
+        word ("那家厂", "这座塔") while the turn's one record names another thing
+        (:func:`~toolkit.local.decision.chains.linked_names`): the thing pointed at is the
+        one the record names, a chain's next step, not the record's own."""
+        question = last_question(self.job.messages)
+        if _POINTED_AT.search(question) is None:
+            return False
+        calls, results = turn_calls(self.job.messages)
+        asked = {str(v).casefold() for c in calls for v in arguments_of(c).values()}
+        return bool(linked_names(results[0] or "", asked, question))
 
     def _one_record(self) -> bool:
         """Whether this turn has one call, answered with a record (no chain passed through

@@ -306,6 +306,11 @@ class ToolPolicy:
             capitals ("both" beside "Marlowe Shell Haven"). Before, such a refusal kept the
             turn from combining at all, and the small model answered with one record's number
             or added the wrong fields.
+        chains_lead_on: A Chinese question that points at a thing by a demonstrative and
+            its measure word ("那家厂有多少名员工？") is not answered from one record that
+            names another thing: the thing pointed at is the one named, the chain's next
+            step. "古尔黑文牡蛎公司用的帆布是哪家制帆厂供应的？那家厂有多少名员工？" was
+            answered with the oyster farm's own workers.
         places_in_phrases: A lookup refused a phrase of the question (the question
             itself, sent as a name) that writes names of places or businesses
             (:func:`~toolkit.local.decision.kinds.place_names`): the names are what it is
@@ -711,6 +716,7 @@ class ToolPolicy:
     named_values_looked_up: bool = True
     retry_alone: bool = True
     places_in_phrases: bool = True
+    chains_lead_on: bool = True
     sums_added_only: bool = True
     named_kinds_compared: bool = True
     named_members: bool = True

@@ -101,10 +101,11 @@ def parts_of(value: str) -> list[str]:
 
 def listed_names(value: str) -> bool:
     """Whether a value's parts (:func:`parts_of`) are names listed, not one name that holds a
-    joining word: three or more ("Brill, Kestle and Dunmore", the last one's kind after it
-    too: "… and Ostrand bogs"), two that "or" joins ("Skelwith or Varden Ridge"), or two of two
-    capitalised words or more each, joined by a word ("Tamsin Sailcloth Loft and Brackwater
-    Sail Company"), none longer than five words; "Pride and Prejudice" is one title, "Museum
+    joining word: three or more ("Brill, Kestle and Dunmore"), two that "or" joins ("Skelwith
+    or Varden Ridge"), or two of two capitalised words or more each, joined by a word
+    ("Tamsin Sailcloth Loft and Brackwater Sail Company"), none longer than five words, the
+    last one's kind or a word of the question after it too ("… and Ostrand bogs", "…
+    combined"); "Pride and Prejudice" is one title, "Museum
     of Modern Art, New York" one place.
 
     Args:
@@ -117,7 +118,7 @@ def listed_names(value: str) -> bool:
 
     def named(part: str, last: bool) -> bool:  # capitalised words, a name's joiners aside
         words = part.split()
-        if last and len(parts) >= 3 and len(words) >= 2 and words[-1].isalpha():
+        if last and len(words) >= 2 and words[-1].isalpha():
             words = words[:-1] if words[-1].islower() else words  # "… and Ostrand bogs"
         return len(words) <= _LONGEST_NAME and all(
             w[:1].isupper() or not w.isascii() or w in _NAME_JOINERS for w in words
@@ -130,7 +131,8 @@ def listed_names(value: str) -> bool:
     two = len(parts) == 2 and not re.search(r"[,，、]", value)  # "Museum of Modern Art, New York"
     if two and re.search(r"\bor\b|或", value, re.IGNORECASE):
         return True  # "Skelwith or Varden Ridge": one or the other, two things
-    return two and all(len(p.split()) >= 2 for p in parts)
+    capitalised = [[w for w in p.split() if not w.islower()] for p in parts]
+    return two and all(len(words) >= 2 for words in capitalised)
 
 
 def listed_by_question(value: str, question: str) -> bool:
