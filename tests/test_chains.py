@@ -994,3 +994,22 @@ def test_a_span_of_time_alone_names_no_rate():
     trip = "Ferry: crossing minutes 45, fare 12"
     assert asked_number("Ferry: minutes 45, fare 12", "How many minutes does it take?") == "45"
     assert asked_number(trip, "How many minutes is the crossing?") == "45"
+
+
+def test_the_way_there_names_no_field_of_the_first_record():
+    schemas = {
+        name: {"properties": {"name": {"type": "string"}}, "required": ["name"]}
+        for name in ("harp_workshop_info", "get_hop_farm")
+    }
+    harps = (
+        "Caddow String Works (卡多弦乐工坊), founded in 1932, has 11 luthiers who build about "
+        "38 harps a year, and the workshop rents its building from Hazelby Hop Gardens."
+    )
+    question = (
+        "Caddow String Works rents its building from a hop farm. How many tonnes of hops "
+        "does that farm harvest per kiln each year?"
+    )
+    calls = [("harp_workshop_info", {"name": "Caddow String Works"})]
+    step = ("get_hop_farm", {"name": "Hazelby Hop Gardens"})
+    # "building" of the way there is no "build" of the luthiers' label
+    assert named_next_step(calls, [harps], [False], question, schemas) == step

@@ -62,7 +62,7 @@ from toolkit.local.decision.numbers import (
     result_numbers,
     stated_times,
 )
-from toolkit.local.decision.phrases import writes_spaceless
+from toolkit.local.decision.phrases import asking_sentence, writes_spaceless
 from toolkit.local.decision.records import (
     asked_number,
     label_words,
@@ -441,7 +441,9 @@ def named_next_step(
     it is no record), and its record names an entity of another offered tool's kind
     (:func:`kind_named`) that takes one required text value; the question
     does not name that entity, no call asked it, no number of the record is the one the
-    question names by its label (:func:`~toolkit.local.decision.records.asked_number`), and the
+    question's sentence that asks names by its label
+    (:func:`~toolkit.local.decision.records.asked_number`: "building" of "Caddow String Works
+    rents its building from a hop farm." is no "build" of its luthiers), and the
     question points at it: in Latin letters it says the kind's word ("lighthouse"), in
     Chinese it refers back ("那个果园", "它").
 
@@ -468,8 +470,8 @@ def named_next_step(
     passed = {earlier[answered[0]][0]}
     record = results[answered[0]] or ""
     tool_words = {w for name in schemas for w in name_words(name)}
-    if asked_number(record, question, tool_words) is not None:
-        return None
+    if asked_number(record, asking_sentence(question), tool_words) is not None:
+        return None  # the record has what the sentence that asks asks for (not "building")
     asked = {str(v).casefold() for _, a in earlier for v in a.values() if isinstance(v, str)}
     lookups = lookup_keys(schemas)
     latin = not writes_spaceless(question)

@@ -21,13 +21,12 @@ question asks for, and the model picks one of its labels all the same.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from toolkit.local.decision.grounding import arguments_of
 from toolkit.local.decision.kinds import glossed_terms
-from toolkit.local.decision.phrases import writes_spaceless
+from toolkit.local.decision.phrases import asking_sentence, writes_spaceless
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import FIELD_INSTRUCTION, FIELD_OPENING, FIELD_REQUEST
 from toolkit.local.decision.records import glossed_number, record_fields
@@ -73,29 +72,6 @@ def picked_label(
     weights = {label: math.exp(gain - top) for label, gain in gains.items()}
     best = max(weights, key=weights.__getitem__)
     return best if weights[best] / sum(weights.values()) >= floor else None
-
-
-#: Where a sentence ends, in either script.
-_SENTENCE_END = re.compile(r"(?<=[。！？；])|(?<=[.!?;])\s+(?=[A-Z])")
-
-
-def asking_sentence(question: str) -> str:
-    """The question's last sentence, the one that asks: "那家酒厂有多少名员工？" of
-    "哈罗盖特煤矿福利俱乐部的啤酒由一家啤酒厂供应。那家酒厂有多少名员工？" — the sentence
-    before it tells the way there, and its words (啤酒, "beer") drew the pick to another
-    field of the record ("cloth" of "… sends its cloth out to be dyed. How many vats …?"
-    named "yards of cloth per week").
-
-    Args:
-        question: The user's question.
-
-    Returns:
-        Its last sentence with a question mark (else its last sentence), or the question
-        itself.
-    """
-    sentences = [s.strip() for s in _SENTENCE_END.split(question) if re.search(r"\w", s)]
-    asking = [s for s in sentences if s.endswith(("?", "？"))] or sentences
-    return asking[-1] if asking else question
 
 
 def without_names(question: str, names: Sequence[str]) -> str:

@@ -23,6 +23,7 @@ __all__ = [
     "MAX_CHARS",
     "MAX_PHRASES",
     "MAX_WORDS",
+    "asking_sentence",
     "conversation_phrases",
     "in_another_script",
     "other_scripts",
@@ -154,3 +155,26 @@ def slip_of(
     folded = {p.casefold(): p for p in phrases if p.casefold() not in taken}
     close = difflib.get_close_matches(value.casefold(), list(folded), n=1, cutoff=ratio)
     return folded[close[0]] if close else None
+
+
+#: Where a sentence ends, in either script.
+_SENTENCE_END = re.compile(r"(?<=[。！？；])|(?<=[.!?;])\s+(?=[A-Z])")
+
+
+def asking_sentence(question: str) -> str:
+    """The question's last sentence, the one that asks: "那家酒厂有多少名员工？" of
+    "哈罗盖特煤矿福利俱乐部的啤酒由一家啤酒厂供应。那家酒厂有多少名员工？" — the sentence
+    before it tells the way there, and its words (啤酒, "beer") drew the pick to another
+    field of the record ("cloth" of "… sends its cloth out to be dyed. How many vats …?"
+    named "yards of cloth per week").
+
+    Args:
+        question: The user's question.
+
+    Returns:
+        Its last sentence with a question mark (else its last sentence), or the question
+        itself.
+    """
+    sentences = [s.strip() for s in _SENTENCE_END.split(question) if re.search(r"\w", s)]
+    asking = [s for s in sentences if s.endswith(("?", "？"))] or sentences
+    return asking[-1] if asking else question
