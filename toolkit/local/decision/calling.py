@@ -113,6 +113,9 @@ class CallWriter:
     sound_tried: bool = False
     #: Whether the failed call :meth:`failure_retried` wrote again held a list as one value.
     retried_list: bool = False
+    #: Whether the call given to :meth:`calls` is a chain's step :meth:`failed_step_resumed`
+    #: chose the tool of: no kind read in the name moves it.
+    resumed_step: bool = False
     #: Before any result, the likeliest rejected first call that states no number nobody
     #: gave and shares a word with the user's: made when the text answer instead says
     #: nothing (:meth:`_no_answer`).
@@ -275,7 +278,10 @@ class CallWriter:
                 yield from self.stating_result(text, ends) if turn.turn_calls else text
                 return
         first = self._with_results_in_place(turn, first)
-        kept = self._of_its_kind(turn, first)
+        # A chain's step keeps the tool it was chosen for: "Oxhallow Roundabout Makers", a
+        # carousel workshop the accordion maker's record names, is no accordion "maker".
+        resumed = self.resumed_step and self.policy.resumed_steps_kept
+        kept = first if resumed else self._of_its_kind(turn, first)
         if kept is None:  # the name's own tool already asked: a step of nothing
             combined = self.asked_combination() if turn.auto else None
             yield from self.written_calls(combined) if combined else self.text(from_results=True)
@@ -317,6 +323,7 @@ class CallWriter:
         # A failed call tried again leads a step of its own tool: the results' numbers wait
         # for its answer ("Kessly Key & Ribbon" tried whole, no ``plus(118, 525)`` beside it).
         alone = retried and self.policy.retry_alone
+        more = more and not resumed  # a chain's step is one call: its record leads on
         while more and generation.finish_reason == "stop" and len(made) < self.policy.max_calls:
             if self._options().max_tokens < self.policy.min_extra_call_tokens:
                 break
@@ -798,6 +805,7 @@ class CallWriter:
             return None
         turn = CallJudge(self.job, self.policy, auto=True)
         resumed = turn.step_to_resume(pick=self.likeliest_tool)
+        self.resumed_step = resumed is not None
         return None if resumed is None else self._written_with(turn, *resumed)
 
     def likeliest_tool(self, tools: Sequence[str]) -> str | None:

@@ -306,6 +306,13 @@ class ToolPolicy:
             capitals ("both" beside "Marlowe Shell Haven"). Before, such a refusal kept the
             turn from combining at all, and the small model answered with one record's number
             or added the wrong fields.
+        resumed_steps_kept: A chain's step made after results
+            (:meth:`~toolkit.local.decision.calling.CallWriter.failed_step_resumed`) keeps the
+            tool it was chosen for, and is its step's one call: the kind a word of the name
+            seems to state does not move it ("Oxhallow Roundabout Makers", the carousel
+            workshop an accordion maker's record names, was moved to the accordion makers'
+            tool by its "Makers"), and no phrase of the question or name of the records is
+            asked beside it.
         chains_lead_on: A Chinese question that points at a thing by a demonstrative and
             its measure word ("那家厂有多少名员工？") is not answered from one record that
             names another thing: the thing pointed at is the one named, the chain's next
@@ -717,6 +724,7 @@ class ToolPolicy:
     retry_alone: bool = True
     places_in_phrases: bool = True
     chains_lead_on: bool = True
+    resumed_steps_kept: bool = True
     sums_added_only: bool = True
     named_kinds_compared: bool = True
     named_members: bool = True
