@@ -269,3 +269,9 @@ def test_a_unit_of_one_character_names_the_label_in_it():
     terms = glossed_terms("这三个蔓越莓沼的采收量加起来一共是多少吨？", ["cranberry_bog_stats"])
     record = "Brackwell Bog | acres 64 | harvest 312 t | pickers 45"
     assert glossed_number(record, terms) == "312"
+
+
+def test_of_labels_as_said_the_barer_one_is_asked():
+    terms = glossed_terms("那个龟园现在养着多少只乌龟？", ["tortoise_sanctuary_record"])
+    record = '{"tortoises": 213, "oldest_tortoise_age_years": 134, "acres": 58}'
+    assert glossed_number(record, terms) == "213"  # not the oldest tortoise's age

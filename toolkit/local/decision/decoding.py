@@ -579,8 +579,8 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         the number of the chain's last record under the field the model picks
         (:meth:`~FieldReader.picked_number`), when an earlier record of the turn, of another
         tool, named the entity that last step looked up
-        (:func:`~toolkit.local.decision.chains.kind_named`: the perfumery's record names
-        "Crannach Isle Fleet", the fleet tool was asked about it). ``None`` otherwise."""
+        (:meth:`_names_step`: the perfumery's record names "Crannach Isle Fleet", the fleet
+        tool was asked about it). ``None`` otherwise."""
         question = last_question(self.job.messages)
         if not self.policy.asked_fields or not writes_spaceless(question):
             return None
@@ -599,11 +599,25 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         if len(texts) != 1:
             return None
         if not any(
-            other != tool and (kind_named(earlier, tool) or "").casefold() == texts[0].casefold()
+            other != tool and self._names_step(earlier, tool, texts[0])
             for other, _, earlier in answered[:-1]
         ):
             return None
         return self.picked_number(record)
+
+    def _names_step(self, record: str, tool: str, name: str) -> bool:
+        """Whether an earlier record named the thing a later step looked up: as a thing of
+        the step tool's kind (:func:`~toolkit.local.decision.chains.kind_named`), or, with
+        :attr:`~ToolPolicy.linked_entities`, as its one other name whatever its words
+        ("Students land at Quillon Dune Sanctuary." for ``tortoise_sanctuary_record``)."""
+        if (kind_named(record, tool) or "").casefold() == name.casefold():
+            return True
+        if not self.policy.linked_entities:
+            return False
+        question = last_question(self.job.messages)
+        return any(
+            n.casefold() == name.casefold() for n, _ in linked_names(record, set(), question)
+        )
 
     def asked_found(self) -> bool:
         """After results, in a question in Latin letters: whether the number the question asks

@@ -491,7 +491,8 @@ def glossed_number(result: str, terms: Mapping[str, int]) -> str | None:
     """The number of a record whose label's words a Chinese question's glosses say
     (:func:`~toolkit.local.decision.kinds.glossed_terms`: 动物 "animal" of "…养了多少只动物？"
     for "640 animals"): the label sharing the most terms, when no other shares as many, or,
-    of those sharing as many, the one said nearest the question's end.
+    of those sharing as many, the one said nearest the question's end, then the one of fewest
+    words ("tortoises" before "oldest tortoise age years" for 乌龟).
 
     Args:
         result: A tool result (a record of several numbers).
@@ -507,7 +508,7 @@ def glossed_number(result: str, terms: Mapping[str, int]) -> str | None:
     for stems, _ in labelled:
         roots = {root(n) for w in stems for n in (w, *label_names(w))}
         said = [terms[r] for r in roots if r in terms]
-        scores.append((len(said), max(said, default=-1)))
+        scores.append((len(said), max(said, default=-1), -len(stems)))  # then the barer label
     best = max(scores)
     if best[0] == 0 or scores.count(best) > 1:
         return None
