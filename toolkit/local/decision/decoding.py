@@ -608,7 +608,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
     def _names_step(self, record: str, tool: str, name: str) -> bool:
         """Whether an earlier record named the thing a later step looked up: as a thing of
         the step tool's kind (:func:`~toolkit.local.decision.chains.kind_named`), or, with
-        :attr:`~ToolPolicy.linked_entities`, as its one other name whatever its words
+        :attr:`~ToolPolicy.linked_entities`, as another thing it names, whatever its words
         ("Students land at Quillon Dune Sanctuary." for ``tortoise_sanctuary_record``)."""
         if (kind_named(record, tool) or "").casefold() == name.casefold():
             return True
