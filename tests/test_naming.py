@@ -67,3 +67,24 @@ def test_a_name_the_question_writes_or_no_result_gave_is_no_chain():
         ],
     )
     assert reached_record(refused) is None  # the step was refused: nothing reached
+
+
+def test_a_conversion_or_a_city_with_its_unit_reaches_no_record():
+    converted = _chain(
+        "西安现在的气温是多少华氏度？", [("get_weather", "西安", "西安 (Xi'an): 41 °F")]
+    )
+    function = {"name": "convert_units", "arguments": '{"value": 41, "from": "F", "to": "F"}'}
+    converted.append(
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [{"id": "u", "type": "function", "function": function}],
+        }
+    )
+    converted.append({"role": "tool", "tool_call_id": "u", "content": "41 °F = 41 °F"})
+    assert reached_record(converted) is None  # "F" is a unit the result wrote, no name
+
+
+def test_a_record_is_named_by_the_names_it_writes_before_its_numbers():
+    assert names_record("The weather in Beijing is 6 °C.", "北京", "北京 (Beijing): 6 °C, sunny")
+    assert not names_record("It is 6 °C and sunny.", "北京", "北京 (Beijing): 6 °C, sunny")

@@ -22,15 +22,17 @@ __all__ = ["names_record", "reached_record", "said_name"]
 
 #: A run of Chinese characters, the way a record writes its name in Chinese.
 _HAN_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
+#: A record's head, before its first number or colon: where it writes its own names.
+_HEAD = re.compile(r"[^\d:：=|{]*")
 #: A capitalised word of a name, four letters or more ("Quenby" of "Quenby Leadlight Studio").
 _NAME_WORD = re.compile(r"\b[A-Z][a-z]{3,}\b")
 
 
 def reached_record(messages: Sequence[Mapping[str, Any]]) -> tuple[str, str] | None:
     """The name a chain's last step looked up and its record: of this turn's calls that a tool
-    answered, the last whose text value the question does not write and an earlier result of
-    the turn does ("Quenby Leadlight Studio" after "glass panels from: Quenby Leadlight
-    Studio").
+    answered, of one text value each, the last whose value the question does not write and an
+    earlier result of the turn does ("Quenby Leadlight Studio" after "glass panels from: Quenby
+    Leadlight Studio"; not ``convert_units(41, "F", "F")`` after "41 °F").
 
     Args:
         messages: OpenAI messages.
@@ -46,8 +48,10 @@ def reached_record(messages: Sequence[Mapping[str, Any]]) -> tuple[str, str] | N
         if result is None or is_error(result):
             continue
         values = [v.strip() for v in arguments_of(call).values() if isinstance(v, str)]
-        values = [v for v in values if v]
-        if values and all(v.casefold() not in question for v in values):
+        if len(values) != 1 or len(values[0]) < 2:
+            earlier.append(result)
+            continue  # a lookup by one name, not a conversion's units or a city and its unit
+        if values[0].casefold() not in question:
             if any(v.casefold() in text.casefold() for v in values for text in earlier):
                 reached = (values[0], result)
         earlier.append(result)
@@ -75,8 +79,9 @@ def said_name(name: str, record: str, spaceless: bool) -> str:
 
 
 def names_record(answer: str, name: str, record: str) -> bool:
-    """Whether an answer names the record: its name whole, its Chinese name, or its name's
-    first capitalised word of four letters or more ("Quenby").
+    """Whether an answer names the record: its name whole, its Chinese name, its name's first
+    capitalised word of four letters or more ("Quenby"), or such a word of the names the
+    record writes before its first number ("Beijing" of "北京 (Beijing): 6 °C").
 
     Args:
         answer: The answer's text.
@@ -92,5 +97,6 @@ def names_record(answer: str, name: str, record: str) -> bool:
     han = _HAN_RUN.search(record)
     if han is not None and han[0] in answer:
         return True
-    first = _NAME_WORD.search(name)
-    return first is not None and re.search(rf"\b{first[0]}\b", answer) is not None
+    head = _HEAD.match(record)  # the record's own names: "北京 (Beijing)" of "…: 6 °C"
+    words = [*_NAME_WORD.findall(name)[:1], *_NAME_WORD.findall(head[0] if head else "")]
+    return any(re.search(rf"\b{word}\b", answer) for word in words)
