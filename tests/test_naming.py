@@ -88,3 +88,24 @@ def test_a_conversion_or_a_city_with_its_unit_reaches_no_record():
 def test_a_record_is_named_by_the_names_it_writes_before_its_numbers():
     assert names_record("The weather in Beijing is 6 °C.", "北京", "北京 (Beijing): 6 °C, sunny")
     assert not names_record("It is 6 °C and sunny.", "北京", "北京 (Beijing): 6 °C, sunny")
+
+
+def test_a_record_looked_up_beside_other_calls_is_no_chain_step():
+    question = "Glimmerford Carousel Works buys its glass panels from a studio. How much lead came?"
+    messages = _chain(question, [("carousel_card", "Glimmerford Carousel Works", _CAROUSEL)])
+    beside = [
+        {
+            "id": "s",
+            "type": "function",
+            "function": {"name": "add", "arguments": '{"a": 1, "b": 2}'},
+        },
+        {
+            "id": "q",
+            "type": "function",
+            "function": {"name": "studio_info", "arguments": '{"name": "Quenby Leadlight Studio"}'},
+        },
+    ]
+    messages.append({"role": "assistant", "content": "", "tool_calls": beside})
+    messages.append({"role": "tool", "tool_call_id": "s", "content": "3"})
+    messages.append({"role": "tool", "tool_call_id": "q", "content": _STUDIO})
+    assert reached_record(messages) is None  # a step of several calls: no chain's one step

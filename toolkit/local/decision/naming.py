@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolkit.local.decision.grounding import arguments_of
-from toolkit.local.decision.turn import is_error, last_question, turn_calls
+from toolkit.local.decision.turn import is_error, last_question, turn_calls, turn_start
 
 __all__ = ["names_record", "reached_record", "said_name"]
 
@@ -29,33 +29,33 @@ _NAME_WORD = re.compile(r"\b[A-Z][a-z]{3,}\b")
 
 
 def reached_record(messages: Sequence[Mapping[str, Any]]) -> tuple[str, str] | None:
-    """The name a chain's last step looked up and its record: of this turn's calls that a tool
-    answered, of one text value each, the last whose value the question does not write and an
+    """The name a chain's last step looked up and its record: the turn's last step, one call
+    of one text value that a tool answered, whose value the question does not write and an
     earlier result of the turn does ("Quenby Leadlight Studio" after "glass panels from: Quenby
-    Leadlight Studio"; not ``convert_units(41, "F", "F")`` after "41 °F").
+    Leadlight Studio"; not ``convert_units(41, "F", "F")`` after "41 °F", nor a record looked
+    up beside a sum that answers the question).
 
     Args:
         messages: OpenAI messages.
 
     Returns:
-        ``(name, record)``, or ``None`` when the turn reached no record by a chain.
+        ``(name, record)``, or ``None`` when the turn's last step reached no record by a chain.
     """
     question = last_question(messages).casefold()
     calls, results = turn_calls(messages)
-    earlier: list[str] = []
-    reached = None
-    for call, result in zip(calls, results, strict=True):
-        if result is None or is_error(result):
-            continue
-        values = [v.strip() for v in arguments_of(call).values() if isinstance(v, str)]
-        if len(values) != 1 or len(values[0]) < 2:
-            earlier.append(result)
-            continue  # a lookup by one name, not a conversion's units or a city and its unit
-        if values[0].casefold() not in question:
-            if any(v.casefold() in text.casefold() for v in values for text in earlier):
-                reached = (values[0], result)
-        earlier.append(result)
-    return reached
+    steps = [m for m in messages[turn_start(messages) :] if m.get("tool_calls")]
+    if not steps or len(steps[-1]["tool_calls"]) != 1 or not calls:
+        return None  # no step, or a last step of several calls: no chain's one step
+    call, result = calls[-1], results[-1]
+    if result is None or is_error(result):
+        return None
+    values = [v.strip() for v in arguments_of(call).values() if isinstance(v, str)]
+    if len(values) != 1 or len(values[0]) < 2 or values[0].casefold() in question:
+        return None  # a lookup by one name the question does not write
+    earlier = [r for r in results[:-1] if r is not None and not is_error(r)]
+    if not any(values[0].casefold() in text.casefold() for text in earlier):
+        return None
+    return values[0], result
 
 
 def said_name(name: str, record: str, spaceless: bool) -> str:
