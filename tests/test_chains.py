@@ -1013,3 +1013,35 @@ def test_the_way_there_names_no_field_of_the_first_record():
     step = ("get_hop_farm", {"name": "Hazelby Hop Gardens"})
     # "building" of the way there is no "build" of the luthiers' label
     assert named_next_step(calls, [harps], [False], question, schemas) == step
+
+
+def test_a_refusal_copied_around_its_name_names_no_thing():
+    tools = [
+        {
+            "type": "function",
+            "function": {"name": name, "parameters": _SCHEMAS["get_route"]},
+        }
+        for name in ("get_wharf", "get_repair_shop")
+    ]
+    call = {"id": "w", "type": "function", "function": {"name": "get_wharf", "arguments": ""}}
+    call["function"]["arguments"] = json.dumps({"name": "宾德尔滚筒修理行"}, ensure_ascii=False)
+    messages = [
+        {"role": "user", "content": "宾德尔滚筒修理行是哪一年开的？"},
+        {"role": "assistant", "content": "", "tool_calls": [call]},
+        {
+            "role": "tool",
+            "tool_call_id": "w",
+            "content": "ERROR | unknown wharf | 宾德尔滚筒修理行",
+        },
+    ]
+    judge = CallJudge(ChatJob(messages=messages, tools=tools), ToolPolicy(), auto=True)
+    copied = {"name": "ERROR | unknown wharf | 宾德尔滚筒修理行"}
+    asked = {"function": {"name": "get_wharf", "arguments": json.dumps(copied)}}
+    assert judge.names_no_thing(asked)
+    other = {"name": "宾德尔滚筒修理行"}
+    shop = {"function": {"name": "get_repair_shop", "arguments": json.dumps(other)}}
+    assert not judge.names_no_thing(shop)
+    off = CallJudge(
+        ChatJob(messages=messages, tools=tools), ToolPolicy(refusals_not_names=False), auto=True
+    )
+    assert not off.names_no_thing(asked)

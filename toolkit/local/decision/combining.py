@@ -40,6 +40,7 @@ from toolkit.local.decision.numbers import (
     ungrouped,
     written_numbers,
 )
+from toolkit.local.decision.phrases import without_names
 from toolkit.local.decision.prompt import call_label
 from toolkit.local.decision.records import (
     asked_number,
@@ -50,6 +51,7 @@ from toolkit.local.decision.records import (
     record_labels,
     stem,
 )
+from toolkit.local.decision.retries import misread_name
 from toolkit.local.decision.turn import is_error, last_question, turn_calls, turn_start
 
 __all__ = [
@@ -212,11 +214,7 @@ def _misread(
     lookups: Sequence[tuple[Mapping[str, Any], str | None, int]], at: int, question: str
 ) -> bool:
     """Whether the refused lookup ``at`` asked of no thing the question names, beside a call of
-    its tool that got an answer: its value a piece of an answered one's or an answered one with
-    more ("布拉克韦尔蔓越莓" beside "布拉克韦尔", "啤酒花园" beside "黑泽尔比啤酒花园"), a word
-    of Latin letters written with no capital where the answered names have one ("both" beside
-    "Marlowe Shell Haven"), or a thing of theirs the question writes after them and a 的
-    ("待修钟表" of "奎伦钟表坊、佩洛里父子钟表行和邓马罗钟表所手上积压的待修钟表")."""
+    its tool that got an answer (:func:`~toolkit.local.decision.retries.misread_name`)."""
     tool = lookups[at][0]["function"]["name"]
     answered = [
         value
@@ -224,22 +222,7 @@ def _misread(
         if call["function"]["name"] == tool and answer is not None and not is_error(answer)
         for value in _text_values(call)
     ]
-    if not answered:
-        return False
-    for value in _text_values(lookups[at][0]):
-        value = value.strip()
-        pieces = [(value, other) for other in answered if min(len(value), len(other)) >= 2]
-        if any(value in other or other in value for value, other in pieces):
-            return True
-        lower = re.fullmatch(r"[a-z][a-z ]*", value) is not None
-        if lower and all(re.search(r"[A-Z]", other) for other in answered):
-            return True
-        at_value = question.find(value) if value else -1
-        if at_value > 0 and question[at_value - 1] == "的":  # a thing of the names before it
-            before = [question.find(other) for other in answered]
-            if all(0 <= b < at_value for b in before):
-                return True
-    return False
+    return any(misread_name(v, answered, question) for v in _text_values(lookups[at][0]))
 
 
 def _text_values(call: Mapping[str, Any]) -> list[str]:
@@ -345,9 +328,11 @@ def looked_up(
     dated = _ASKS_DATES.search(question) is not None
     candidates = []
     naming = {w for call, _ in lookups for w in name_words(call["function"]["name"])}
+    names = [v for call, _ in lookups for v in _text_values(call)]
+    unnamed = without_names(question, names)  # "Island" of "Island Ferry" is no label's word
     for _, answer in lookups:
         numbers = _asked_numbers(answer or "", named)
-        said = asked_number(answer or "", question, naming) if len(numbers) > 1 else None
+        said = asked_number(answer or "", unnamed, naming) if len(numbers) > 1 else None
         if said is not None and float(said) in numbers:  # the one label the words say most
             numbers = frozenset({float(said)})
         if len(numbers) > 1 and picked is not None and (number := picked(answer or "")):

@@ -21,12 +21,12 @@ question asks for, and the model picks one of its labels all the same.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from toolkit.local.decision.grounding import arguments_of
 from toolkit.local.decision.kinds import glossed_terms
-from toolkit.local.decision.phrases import asking_sentence, writes_spaceless
+from toolkit.local.decision.phrases import asking_sentence, without_names, writes_spaceless
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import FIELD_INSTRUCTION, FIELD_OPENING, FIELD_REQUEST
 from toolkit.local.decision.records import glossed_number, record_fields
@@ -72,24 +72,6 @@ def picked_label(
     weights = {label: math.exp(gain - top) for label, gain in gains.items()}
     best = max(weights, key=weights.__getitem__)
     return best if weights[best] / sum(weights.values()) >= floor else None
-
-
-def without_names(question: str, names: Sequence[str]) -> str:
-    """The question with each of ``names`` that it writes blanked out, the places of its other
-    words kept: a name says which record, not which of its fields ("吉拉姆谷铁道模型协会是哪一年
-    成立的？": 铁道 "railway track" of the society's name is not its "track length m").
-
-    Args:
-        question: The question (or its sentence that asks).
-        names: The text values the turn's calls sent.
-
-    Returns:
-        The question with each name of two characters or more replaced by spaces as long.
-    """
-    for name in sorted({n.strip() for n in names}, key=len, reverse=True):
-        if len(name) >= 2:
-            question = question.replace(name, " " * len(name))
-    return question
 
 
 class FieldReader:

@@ -28,6 +28,7 @@ __all__ = [
     "in_another_script",
     "other_scripts",
     "slip_of",
+    "without_names",
     "writes_spaceless",
 ]
 
@@ -178,3 +179,21 @@ def asking_sentence(question: str) -> str:
     sentences = [s.strip() for s in _SENTENCE_END.split(question) if re.search(r"\w", s)]
     asking = [s for s in sentences if s.endswith(("?", "？"))] or sentences
     return asking[-1] if asking else question
+
+
+def without_names(question: str, names: Sequence[str]) -> str:
+    """The question with each of ``names`` that it writes blanked out, the places of its other
+    words kept: a name says which record, not which of its fields ("吉拉姆谷铁道模型协会是哪一年
+    成立的？": 铁道 "railway track" of the society's name is not its "track length m").
+
+    Args:
+        question: The question (or its sentence that asks).
+        names: The text values the turn's calls sent.
+
+    Returns:
+        The question with each name of two characters or more replaced by spaces as long.
+    """
+    for name in sorted({n.strip() for n in names}, key=len, reverse=True):
+        if len(name) >= 2:
+            question = question.replace(name, " " * len(name))
+    return question

@@ -306,6 +306,9 @@ class ToolPolicy:
             capitals ("both" beside "Marlowe Shell Haven"). Before, such a refusal kept the
             turn from combining at all, and the small model answered with one record's number
             or added the wrong fields.
+        refusals_not_names: A lookup by name whose value is a refusal of the turn copied
+            around the name a failed call sent ("ERROR | unknown wharf | 宾德尔滚筒修理行") names
+            no thing: the call is rejected, and the next tool is tried.
         resumed_steps_kept: A chain's step made after results
             (:meth:`~toolkit.local.decision.calling.CallWriter.failed_step_resumed`) keeps the
             tool it was chosen for, and is its step's one call: the kind a word of the name
@@ -725,6 +728,7 @@ class ToolPolicy:
     places_in_phrases: bool = True
     chains_lead_on: bool = True
     resumed_steps_kept: bool = True
+    refusals_not_names: bool = True
     sums_added_only: bool = True
     named_kinds_compared: bool = True
     named_members: bool = True

@@ -73,7 +73,7 @@ _NAMED_HEAD = re.compile(
     r"(?:[A-Z][\w'’&-]*\s+)*?[A-Z][\w'’-]*(?=\s+(?!(?:of|the|de|la|du|von|van|and|or)\b)[a-z])"
 )
 #: What separates the items an error message lists ("Plans: Lite / 轻享卡; Smart / 智享卡").
-_SEPARATOR = re.compile(r"[,;/:.()\[\]\n，；、。：（）]+")
+_SEPARATOR = re.compile(r"[,;/:.()\[\]\n，；、。：（）|]+")
 #: The quotation marks an error message may put around the value it refused.
 _QUOTES = "'\"‘’“”«»《》「」`"
 #: A last word in the Latin script, in lower case (a common noun: not "Paris", "North"), long
@@ -399,7 +399,8 @@ def failure_to_retry(
     in the same step — unless the refusal lists keys the user names for the value,
     :func:`named_keys`: "Blue Whale" after "Blue Whale for Stone Bay" and an invented train
     were refused together; or the question carries the value on with "&":
-    :func:`ampersand_name`).
+    :func:`ampersand_name`). A value misread from the question beside the names its tool
+    answered for (:func:`misread_name`: "both") is not tried again.
 
     Args:
         messages: OpenAI messages, ending with the last step's results.
@@ -415,11 +416,14 @@ def failure_to_retry(
     failures: dict[str, int] = {}
     earlier: set[str] = set()  # tools that failed before the last step
     answered: set[str] = set()  # the text values a call of the turn got an answer for
+    answered_by: dict[str, list[str]] = {}  # the same, by tool
     for i, message in enumerate(turn):
         for call in message.get("tool_calls") or []:
             result = answers.get(call.get("id"))
             if result is not None and not failed(result):
-                answered |= {v for v in leaves(arguments_of(call)) if isinstance(v, str)}
+                values = [v for v in leaves(arguments_of(call)) if isinstance(v, str)]
+                answered |= set(values)
+                answered_by.setdefault(call["function"]["name"], []).extend(values)
             if result is not None and failed(result):
                 name = call["function"]["name"]
                 failures[name] = failures.get(name, 0) + 1
@@ -434,6 +438,9 @@ def failure_to_retry(
         texts = [v for v in leaves(arguments) if isinstance(v, str) and v.strip()]
         if texts and set(texts) <= answered:
             continue  # another tool answered for the value ("Larkspur lift" of the lift tool)
+        own = answered_by.get(name, [])
+        if texts and all(misread_name(v, own, asked) for v in texts):
+            continue  # "both" beside the names the tool answered for: nothing was asked
         error = content_text(result.get("content"))
         if texts and (
             failures.get(name, 0) == 1
@@ -442,6 +449,36 @@ def failure_to_retry(
         ):  # "Kessly Key" of "… & Ribbon"; "If Ashburn Forge", "Thornlow pooled their output"
             return name, arguments, error
     return None
+
+
+def misread_name(value: str, answered: Sequence[str], question: str) -> bool:
+    """Whether a value a lookup refused names no thing the question names, beside the values
+    its tool answered for: a piece of an answered one or an answered one with more
+    ("布拉克韦尔蔓越莓" beside "布拉克韦尔", "啤酒花园" beside "黑泽尔比啤酒花园"), a word of
+    Latin letters written with no capital where the answered names have one ("both" beside
+    "Marlowe Shell Haven"), or a thing of theirs the question writes after them and a 的
+    ("待修钟表" of "奎伦钟表坊、佩洛里父子钟表行和邓马罗钟表所手上积压的待修钟表").
+
+    Args:
+        value: The refused value.
+        answered: The text values the same tool answered for in the turn.
+        question: The user's question.
+
+    Returns:
+        True when it was misread from the question, not asked.
+    """
+    value = value.strip()
+    if not answered or not value:
+        return False
+    if any(value in o or o in value for o in answered if min(len(value), len(o)) >= 2):
+        return True
+    lower = re.fullmatch(r"[a-z][a-z ]*", value) is not None
+    if lower and all(re.search(r"[A-Z]", other) for other in answered):
+        return True
+    at = question.find(value)
+    if at > 0 and question[at - 1] == "的":  # a thing of the names before it
+        return all(0 <= question.find(other) < at for other in answered)
+    return False
 
 
 def _slipped_in(value: str) -> bool:

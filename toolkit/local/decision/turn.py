@@ -869,7 +869,8 @@ class CallJudge:
         ``get_monastery``), or a phrase of the question
         (:func:`~toolkit.local.decision.kinds.is_phrase`: "太阳系里体积最大的", which no thing
         the question names took the place of: :meth:`of_its_kind`;
-        :attr:`~ToolPolicy.named_kinds`)."""
+        :attr:`~ToolPolicy.named_kinds`), or a refusal copied around the name it refused
+        (:attr:`~ToolPolicy.refusals_not_names`)."""
         if not self.auto or not self.policy.named_kinds:
             return False
         tool = call["function"]["name"]
@@ -877,10 +878,28 @@ class CallJudge:
         value = arguments_of(call).get(key) if key is not None else None
         if not isinstance(value, str):
             return False
+        if self.policy.refusals_not_names and self._copies_refusal(value):
+            return True  # "ERROR | unknown wharf | 宾德尔滚筒修理行": a refusal, no name
         kind = kind_of(value, self.lookups) or tool
         if not (names_nothing(value, kind) or is_phrase(value)):
             return False
         return self.of_its_kind(call) is None  # no thing the question names to ask instead
+
+    def _copies_refusal(self, value: str) -> bool:
+        """Whether a value is a refusal's text around a name a failed call of the turn sent
+        ("ERROR | unknown wharf | 宾德尔滚筒修理行" after ``get_wharf("宾德尔滚筒修理行")``)."""
+        value = value.strip()
+        refusals = [r for r in self.turn_results if r is not None and is_error(r)]
+        if not refusals or not any(value in r for r in refusals):
+            return False
+        sent = [
+            v.strip()
+            for (_, arguments), r in zip(self.turn_calls, self.turn_results, strict=True)
+            if r is not None and is_error(r)
+            for v in arguments.values()
+            if isinstance(v, str) and v.strip()
+        ]
+        return any(v in value and len(value) > len(v) for v in sent)
 
     def unstated_numbers(self, call: dict[str, Any]) -> list[float]:
         """The call's numbers the conversation never stated, in digits or in words
