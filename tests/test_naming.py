@@ -14,16 +14,21 @@ _STUDIO = (
 )
 
 
+def _call(call_id: str, tool: str, arguments: dict) -> dict:
+    function = {"name": tool, "arguments": json.dumps(arguments, ensure_ascii=False)}
+    return {"id": call_id, "type": "function", "function": function}
+
+
 def _chain(question: str, steps: list[tuple[str, str, str]]) -> list[dict]:
     messages: list[dict] = [{"role": "user", "content": question}]
     for at, (tool, name, result) in enumerate(steps):
-        arguments = json.dumps({"name": name}, ensure_ascii=False)
-        call = {
-            "id": f"c{at}",
-            "type": "function",
-            "function": {"name": tool, "arguments": arguments},
-        }
-        messages.append({"role": "assistant", "content": "", "tool_calls": [call]})
+        messages.append(
+            {
+                "role": "assistant",
+                "content": "",
+                "tool_calls": [_call(f"c{at}", tool, {"name": name})],
+            }
+        )
         messages.append({"role": "tool", "tool_call_id": f"c{at}", "content": result})
     return messages
 
@@ -73,14 +78,8 @@ def test_a_conversion_or_a_city_with_its_unit_reaches_no_record():
     converted = _chain(
         "西安现在的气温是多少华氏度？", [("get_weather", "西安", "西安 (Xi'an): 41 °F")]
     )
-    function = {"name": "convert_units", "arguments": '{"value": 41, "from": "F", "to": "F"}'}
-    converted.append(
-        {
-            "role": "assistant",
-            "content": "",
-            "tool_calls": [{"id": "u", "type": "function", "function": function}],
-        }
-    )
+    unit = _call("u", "convert_units", {"value": 41, "from": "F", "to": "F"})
+    converted.append({"role": "assistant", "content": "", "tool_calls": [unit]})
     converted.append({"role": "tool", "tool_call_id": "u", "content": "41 °F = 41 °F"})
     assert reached_record(converted) is None  # "F" is a unit the result wrote, no name
 
@@ -94,16 +93,8 @@ def test_a_record_looked_up_beside_other_calls_is_no_chain_step():
     question = "Glimmerford Carousel Works buys its glass panels from a studio. How much lead came?"
     messages = _chain(question, [("carousel_card", "Glimmerford Carousel Works", _CAROUSEL)])
     beside = [
-        {
-            "id": "s",
-            "type": "function",
-            "function": {"name": "add", "arguments": '{"a": 1, "b": 2}'},
-        },
-        {
-            "id": "q",
-            "type": "function",
-            "function": {"name": "studio_info", "arguments": '{"name": "Quenby Leadlight Studio"}'},
-        },
+        _call("s", "add", {"a": 1, "b": 2}),
+        _call("q", "studio_info", {"name": "Quenby Leadlight Studio"}),
     ]
     messages.append({"role": "assistant", "content": "", "tool_calls": beside})
     messages.append({"role": "tool", "tool_call_id": "s", "content": "3"})
