@@ -12,6 +12,7 @@ _CAROUSEL = (
 _STUDIO = (
     '{"name": "Quenby Leadlight Studio", "zh": "昆比铅条彩窗工作室", "lead_came_metres": 1425}'
 )
+_QUENBY = "Quenby Leadlight Studio"
 
 
 def _call(call_id: str, tool: str, arguments: dict) -> dict:
@@ -100,3 +101,21 @@ def test_a_record_looked_up_beside_other_calls_is_no_chain_step():
     messages.append({"role": "tool", "tool_call_id": "s", "content": "3"})
     messages.append({"role": "tool", "tool_call_id": "q", "content": _STUDIO})
     assert reached_record(messages) is None  # a step of several calls: no chain's one step
+
+
+def test_a_chain_that_ends_in_a_sum_names_the_record_it_reached():
+    question = "Glimmerford Carousel Works buys its glass panels from a studio. How much lead came?"
+    steps = [
+        ("carousel_card", "Glimmerford Carousel Works", _CAROUSEL),
+        ("studio_info", _QUENBY, _STUDIO),
+    ]
+    messages = _chain(question, steps)
+    messages.append(
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [_call("m", "multiply", {"a": 1425, "b": 2})],
+        }
+    )
+    messages.append({"role": "tool", "tool_call_id": "m", "content": "2850"})
+    assert reached_record(messages) == (_QUENBY, _STUDIO)

@@ -29,33 +29,35 @@ _NAME_WORD = re.compile(r"\b[A-Z][a-z]{3,}\b")
 
 
 def reached_record(messages: Sequence[Mapping[str, Any]]) -> tuple[str, str] | None:
-    """The name a chain's last step looked up and its record: the turn's last step, one call
-    of one text value that a tool answered, whose value the question does not write and an
-    earlier result of the turn does ("Quenby Leadlight Studio" after "glass panels from: Quenby
-    Leadlight Studio"; not ``convert_units(41, "F", "F")`` after "41 °F", nor a record looked
-    up beside a sum that answers the question).
+    """The name a chain's last lookup looked up and its record: of this turn's steps of one
+    call, the last that looked up one text value a tool answered for, a value the question
+    does not write and an earlier result of the turn does ("Quenby Leadlight Studio" after
+    "glass panels from: Quenby Leadlight Studio", also when a sum came after it; not
+    ``convert_units(41, "F", "F")`` after "41 °F", nor records looked up beside a sum in one
+    step).
 
     Args:
         messages: OpenAI messages.
 
     Returns:
-        ``(name, record)``, or ``None`` when the turn's last step reached no record by a chain.
+        ``(name, record)``, or ``None`` when the turn reached no record by a chain.
     """
     question = last_question(messages).casefold()
     calls, results = turn_calls(messages)
-    steps = [m for m in messages[turn_start(messages) :] if m.get("tool_calls")]
-    if not steps or len(steps[-1]["tool_calls"]) != 1 or not calls:
-        return None  # no step, or a last step of several calls: no chain's one step
-    call, result = calls[-1], results[-1]
-    if result is None or is_error(result):
-        return None
-    values = [v.strip() for v in arguments_of(call).values() if isinstance(v, str)]
-    if len(values) != 1 or len(values[0]) < 2 or values[0].casefold() in question:
-        return None  # a lookup by one name the question does not write
-    earlier = [r for r in results[:-1] if r is not None and not is_error(r)]
-    if not any(values[0].casefold() in text.casefold() for text in earlier):
-        return None
-    return values[0], result
+    answers = dict(zip((c.get("id") for c in calls), results, strict=True))
+    earlier: list[str] = []
+    reached = None
+    for step in (m for m in messages[turn_start(messages) :] if m.get("tool_calls")):
+        made = step["tool_calls"]
+        found = [answers.get(c.get("id")) for c in made]
+        if len(made) == 1 and found[0] is not None and not is_error(found[0]):
+            values = [v.strip() for v in arguments_of(made[0]).values() if isinstance(v, str)]
+            one = len(values) == 1 and len(values[0]) >= 2  # no units, no city and its unit
+            if one and values[0].casefold() not in question:
+                if any(values[0].casefold() in text.casefold() for text in earlier):
+                    reached = (values[0], found[0])
+        earlier += [r for r in found if r is not None and not is_error(r)]
+    return reached
 
 
 def said_name(name: str, record: str, spaceless: bool) -> str:
