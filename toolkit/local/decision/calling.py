@@ -805,8 +805,9 @@ class CallWriter:
             return None
         turn = CallJudge(self.job, self.policy, auto=True)
         resumed = turn.step_to_resume(pick=self.likeliest_tool)
-        self.resumed_step = resumed is not None
-        return None if resumed is None else self._written_with(turn, *resumed)
+        written = None if resumed is None else self._written_with(turn, *resumed)
+        self.resumed_step = written is not None  # a step not written leaves the model's call
+        return written
 
     def likeliest_tool(self, tools: Sequence[str]) -> str | None:
         """The one of ``tools`` the model would most likely name next; ``None`` when it can

@@ -1200,8 +1200,8 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             # the answer is written again opening with its name — kept unless it copies the
             # question out or asks one after the name ("罗斯卡罗靶场的门票一共要多少钱？").
             events = list(
-                self._text_again(
-                    generation.completion_tokens,
+                self.text(
+                    from_results=True,
                     any_numbers=any_numbers,
                     avoid=avoid,
                     required=required,
@@ -1212,6 +1212,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             )
             named = "".join(e.text for e in events if isinstance(e, ContentDelta)).strip()
             if not (self.echo_ends(named) or named.endswith(("?", "？"))):
+                self.used += generation.completion_tokens  # the answer it replaces
                 yield from events
                 return
         if written.strip():
