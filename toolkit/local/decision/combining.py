@@ -30,7 +30,7 @@ from typing import Any
 
 from toolkit.local.decision.arithmetic import Plan, Tools, agreeing, parsed_plan
 from toolkit.local.decision.comparison import LARGER_SMALLER_EN, LARGER_SMALLER_ZH
-from toolkit.local.decision.grounding import arguments_of
+from toolkit.local.decision.grounding import arguments_of, text_values
 from toolkit.local.decision.numbers import (
     is_number,
     known_numbers,
@@ -200,9 +200,9 @@ def _answered_later(lookups: Sequence[tuple[Mapping[str, Any], str | None, int]]
     """Whether a call of the same tool as the lookup ``at``, or of another tool with the same
     text values (the value asked of the tool that knows it), was answered in a later step."""
     tool, step = lookups[at][0]["function"]["name"], lookups[at][2]
-    texts = _text_values(lookups[at][0])
+    texts = text_values(lookups[at][0])
     return any(
-        (call["function"]["name"] == tool or (texts and _text_values(call) == texts))
+        (call["function"]["name"] == tool or (texts and text_values(call) == texts))
         and later > step
         and answer is not None
         and not is_error(answer)
@@ -220,21 +220,16 @@ def _misread(
         value
         for call, answer, _ in lookups
         if call["function"]["name"] == tool and answer is not None and not is_error(answer)
-        for value in _text_values(call)
+        for value in text_values(call)
     ]
-    return any(misread_name(v, answered, question) for v in _text_values(lookups[at][0]))
-
-
-def _text_values(call: Mapping[str, Any]) -> list[str]:
-    """A call's text values, in order."""
-    return [v for v in arguments_of(call).values() if isinstance(v, str)]
+    return any(misread_name(v, answered, question) for v in text_values(lookups[at][0]))
 
 
 def _named_at(question: str, call: Mapping[str, Any]) -> int:
     """Where the question names the thing a call asked about (its first text value the
     question holds, case aside); after the question's end when it names none."""
     folded = question.casefold()
-    found = [folded.find(v.strip().casefold()) for v in _text_values(call) if v.strip()]
+    found = [folded.find(v.strip().casefold()) for v in text_values(call) if v.strip()]
     return min((at for at in found if at >= 0), default=len(question))
 
 
@@ -328,7 +323,7 @@ def looked_up(
     dated = _ASKS_DATES.search(question) is not None
     candidates = []
     naming = {w for call, _ in lookups for w in name_words(call["function"]["name"])}
-    names = [v for call, _ in lookups for v in _text_values(call)]
+    names = [v for call, _ in lookups for v in text_values(call)]
     unnamed = without_names(question, names)  # "Island" of "Island Ferry" is no label's word
     for _, answer in lookups:
         numbers = _asked_numbers(answer or "", named)

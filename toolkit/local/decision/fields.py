@@ -24,7 +24,7 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from toolkit.local.decision.grounding import arguments_of
+from toolkit.local.decision.grounding import text_values
 from toolkit.local.decision.kinds import glossed_terms
 from toolkit.local.decision.phrases import asking_sentence, without_names, writes_spaceless
 from toolkit.local.decision.policy import ToolPolicy
@@ -126,12 +126,7 @@ class FieldReader:
     def _looked_up(self) -> list[str]:
         """The text values this turn's calls sent: the names of the things looked up."""
         calls, _ = turn_calls(self.job.messages)
-        return [
-            value
-            for call in calls
-            for value in arguments_of(call).values()
-            if isinstance(value, str)
-        ]
+        return [value for call in calls for value in text_values(call)]
 
     def _label_scores(self, record: str, question: str, labels: list[str]) -> dict[str, float]:
         """Each label's log-probability as the field the question asks for."""

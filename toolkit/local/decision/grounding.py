@@ -53,6 +53,7 @@ __all__ = [
     "qualifies_earlier",
     "repeats",
     "rules_out_extra_call",
+    "text_values",
     "unfounded_options",
     "ungrounded_values",
     "uses_given_values",
@@ -567,6 +568,18 @@ def arguments_of(call: Mapping[str, Any]) -> dict[str, Any]:
     except (KeyError, TypeError, ValueError):
         return {}
     return value if isinstance(value, dict) else {}
+
+
+def text_values(call: Mapping[str, Any]) -> list[str]:
+    """A call's text values, in order (the names a lookup was asked about).
+
+    Args:
+        call: An OpenAI tool call.
+
+    Returns:
+        The values of its arguments that are strings.
+    """
+    return [v for v in arguments_of(call).values() if isinstance(v, str)]
 
 
 def _signature(name: Any, arguments: Any) -> tuple[str, str]:

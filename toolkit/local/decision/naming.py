@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from toolkit.local.decision.grounding import arguments_of
+from toolkit.local.decision.grounding import text_values
 from toolkit.local.decision.turn import is_error, last_question, turn_calls, turn_start
 
 __all__ = ["names_record", "reached_record", "said_name"]
@@ -51,7 +51,7 @@ def reached_record(messages: Sequence[Mapping[str, Any]]) -> tuple[str, str] | N
         made = step["tool_calls"]
         found = [answers.get(c.get("id")) for c in made]
         if len(made) == 1 and found[0] is not None and not is_error(found[0]):
-            values = [v.strip() for v in arguments_of(made[0]).values() if isinstance(v, str)]
+            values = [v.strip() for v in text_values(made[0])]
             one = len(values) == 1 and len(values[0]) >= 2  # no units, no city and its unit
             if one and values[0].casefold() not in question:
                 if any(values[0].casefold() in text.casefold() for text in earlier):

@@ -105,8 +105,8 @@ def listed_names(value: str) -> bool:
     or Varden Ridge"), or two of two capitalised words or more each, joined by a word
     ("Tamsin Sailcloth Loft and Brackwater Sail Company"), none longer than five words, the
     last one's kind or a word of the question after it too ("… and Ostrand bogs", "…
-    combined"); "Pride and Prejudice" is one title, "Museum
-    of Modern Art, New York" one place.
+    combined"); "Pride and Prejudice" is one title, "Museum of Modern Art, New York" one
+    place.
 
     Args:
         value: A text value.

@@ -889,17 +889,15 @@ class CallJudge:
         """Whether a value is a refusal's text around a name a failed call of the turn sent
         ("ERROR | unknown wharf | 宾德尔滚筒修理行" after ``get_wharf("宾德尔滚筒修理行")``)."""
         value = value.strip()
-        refusals = [r for r in self.turn_results if r is not None and is_error(r)]
-        if not refusals or not any(value in r for r in refusals):
-            return False
-        sent = [
-            v.strip()
+        refused = [
+            (arguments, r)
             for (_, arguments), r in zip(self.turn_calls, self.turn_results, strict=True)
             if r is not None and is_error(r)
-            for v in arguments.values()
-            if isinstance(v, str) and v.strip()
         ]
-        return any(v in value and len(value) > len(v) for v in sent)
+        if not any(value in r for _, r in refused):
+            return False
+        sent = [v.strip() for a, _ in refused for v in a.values() if isinstance(v, str)]
+        return any(v and v in value and len(value) > len(v) for v in sent)
 
     def unstated_numbers(self, call: dict[str, Any]) -> list[float]:
         """The call's numbers the conversation never stated, in digits or in words
