@@ -258,6 +258,11 @@ def answer(
             yield from decoder.written_calls(planned)
         else:  # the plan's last step has its result: the answer, which the result states
             yield from decoder.final_answer(result=decoder.last_result())
+    elif job.tool_choice == "auto" and answered and (divided := decoder.rate_steps()) is not None:
+        if divided:  # one number of the record per another, as asked
+            yield from decoder.written_calls(divided)
+        else:  # the division has its result: the answer's
+            yield from decoder.final_answer(result=decoder.last_result())
     elif (
         job.tool_choice == "auto"
         and answered
@@ -1301,10 +1306,15 @@ def without_label(events: list[Event]) -> list[Event]:
 _COMPARISON_LABEL = re.compile(r"\s*(?:Comparison\s*:|比较\s*[:：])\s*")
 
 
+#: The longest result read as the one number it states beside a label ("Each part: 9.6").
+_LABELLED_RESULT = 40
+
+
 def result_spellings(result: str | None) -> list[str]:
-    """The ways an answer may state a result that is one number: as written, and rounded to
-    one or two decimals when it has more ("13.33", "13.3") — only rounded when it has more
-    than four (a tool's float, "13.333333333333334", is not read out whole).
+    """The ways an answer may state a result that is one number, or a short text that states
+    one ("Each part: 9.6"): as written, and rounded to one or two decimals when it has more
+    ("13.33", "13.3") — only rounded when it has more than four (a tool's float,
+    "13.333333333333334", is not read out whole).
 
     Args:
         result: A tool result's text.
@@ -1313,8 +1323,11 @@ def result_spellings(result: str | None) -> list[str]:
         The spellings; none when the result is not one number.
     """
     text = (result or "").strip()
-    if not re.fullmatch(r"-?\d+(?:\.\d+)?", text):
-        return []
+    if not re.fullmatch(r"-?\d+(?:\.\d+)?", text):  # "Each part: 9.6": its one number
+        numbers = re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])", text)
+        if len(numbers) != 1 or len(text) > _LABELLED_RESULT:
+            return []
+        text = numbers[0]
     whole, _, decimals = text.lstrip("-").partition(".")
     if decimals and not decimals.strip("0"):
         return [whole, text.lstrip("-")]  # "42.0" is said "42"

@@ -40,10 +40,17 @@ from toolkit.local.decision.combining import (
 from toolkit.local.decision.grounding import arguments_of
 from toolkit.local.decision.kinds import lookup_keys, names_a_thing
 from toolkit.local.decision.mentions import question_names
-from toolkit.local.decision.numbers import known_numbers, numbers_of, written_numbers
+from toolkit.local.decision.numbers import (
+    known_numbers,
+    numbers_of,
+    plain_number,
+    written_numbers,
+)
 from toolkit.local.decision.phrases import writes_spaceless
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import READING_INSTRUCTION, READING_REQUEST
+from toolkit.local.decision.rates import asked_rate, rated_record
+from toolkit.local.decision.records import name_words
 from toolkit.local.decision.turn import last_question, results_combined, turn_calls
 from toolkit.local.format.events import Event, Finished
 from toolkit.local.format.job import ChatJob, SamplingOptions
@@ -197,6 +204,50 @@ class PlanWriter:
         if due and not self.job.parallel_tool_calls:
             return due[:1]
         return due
+
+    def rate_steps(self) -> list[tuple[str, dict[str, Any]]] | None:
+        """The division a question asks of the one record the turn reached or looked up:
+        one of its numbers per another ("how many dogs are there for each musher?" of a
+        kennel's "dogs: 48" and "mushers: 5"; :mod:`toolkit.local.decision.rates`,
+        :attr:`~ToolPolicy.rates_divided`). A question in Chinese that says 每 is read in its
+        English reading.
+
+        Returns:
+            The division's call; ``[]`` once it has its result; ``None`` when no rate is
+            asked, no tool divides, or the turn made other calls after the record.
+        """
+        if not self.policy.rates_divided or not self.job.constrained:
+            return None
+        tools = arithmetic_tools(self.job.tools, among=True)
+        if tools is None or "/" not in tools.operations:
+            return None
+        rated = rated_record(self.job.messages, tools)
+        if rated is None:
+            return None
+        record, made, results = rated
+        question = last_question(self.job.messages)
+        ignore = {w for t in self.job.tool_names for w in name_words(t)}
+        rate = asked_rate(question, record, ignore)
+        if rate is None and writes_spaceless(question) and "每" in question:
+            rate = asked_rate(self.reading(), record, ignore)
+        if rate is None:
+            return None
+        tool, first, second = tools.operations["/"]
+        dividend, divisor = (plain_number(float(n.replace(",", ""))) for n in rate)
+        if tool in tools.integers and not all(float(n).is_integer() for n in (dividend, divisor)):
+            return None
+        if not made:
+            return [(tool, {first: dividend, second: divisor})]
+        arguments = arguments_of(made[0])
+        if (
+            len(made) == 1
+            and made[0]["function"]["name"] == tool
+            and arguments.get(first) == dividend
+            and arguments.get(second) == divisor
+            and results[0] is not None
+        ):
+            return []
+        return None
 
     def asked_combination(self) -> list[tuple[str, dict[str, Any]]] | None:
         """The calls that combine this turn's looked-up values when the model would answer in

@@ -347,6 +347,12 @@ class ToolPolicy:
             record the chain reached is written again opening with it
             (:mod:`~toolkit.local.decision.naming`): "How many metres of lead came does that
             studio have?" was answered "The studio has 1425 metres of lead".
+        rates_divided: A question that asks how many of one of a record's numbers there are
+            per another ("how many dogs are there for each musher?", "how many lavender
+            plants per hectare?") of the one record a turn reached or looked up, which states
+            both but not their ratio, gets the division of the tool that divides
+            (:mod:`~toolkit.local.decision.rates`): the small model answered with the
+            dividend ("48 dogs for each musher").
         difference_before_plan: Under ``difference_of_order``, the subtraction comes before
             the plan of looked-up values the model draws
             (:meth:`~toolkit.local.decision.planning.PlanWriter.combined_steps`): "which rice
@@ -722,6 +728,7 @@ class ToolPolicy:
     difference_before_plan: bool = True
     misread_lookups_aside: bool = True
     name_reached: bool = True
+    rates_divided: bool = True
     ampersand_names: bool = True
     named_values_looked_up: bool = True
     retry_alone: bool = True

@@ -1,0 +1,110 @@
+"""A rate of two numbers of one record, as the question asks for it. Pure.
+
+"Saltreave Cannery has its deliveries run by a dog-sled outfit. At that kennel, how many dogs
+are there for each musher on average?" is answered by the kennel's record, which states its
+dogs (48) and its mushers (5) but not their ratio: the small model answered "48 dogs for each
+musher". The question asks for one number of the record divided by another — the one its
+words name (:func:`~toolkit.local.decision.records.asked_number`) per the one named after
+"per", "each", "every" or "for each" ("musher" of "for each musher", "hectare" of "per
+hectare", "saddler" of "does each saddler make"). A span of time after them ("each year") is
+the rate's own span, no number of the record; a record that states the rate itself ("tonnes
+per kiln: 29") is read as it is.
+
+The record is the one the turn reached by a chain (:func:`~toolkit.local.decision.naming.
+reached_record`), or the one record the turn looked up; the division is asked of the
+arithmetic tool that divides, and its result is the answer's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from toolkit.local.decision.arithmetic import Tools
+from toolkit.local.decision.combining import is_arithmetic
+from toolkit.local.decision.naming import reached_record
+from toolkit.local.decision.numbers import plain_number
+from toolkit.local.decision.phrases import asking_sentence
+from toolkit.local.decision.records import asked_number, record_labels, stem
+from toolkit.local.decision.turn import is_error, turn_calls
+
+__all__ = ["asked_rate", "rated_record"]
+
+#: The thing a rate is per: the word after "per", "each", "every", "for each", "for every".
+_PER = re.compile(r"(?<![a-z])(?:per|(?:for )?(?:each|every))\s+([a-z]+)", re.IGNORECASE)
+#: Spans of time a rate is counted over, and words after "each" that name no thing.
+_NO_THING = frozenset(
+    "year years day days week weeks month months hour hours minute minutes season seasons "
+    "time times one of other".split()
+)
+#: Label words that make a label a rate ("tonnes per kiln").
+_RATE_WORDS = frozenset({"per", "each", "every"})
+
+
+def asked_rate(question: str, record: str, ignore: Iterable[str] = ()) -> tuple[str, str] | None:
+    """The two numbers of a record whose ratio the question asks for: the number its words
+    name, and the number of the thing named after "per", "each" or "every".
+
+    Args:
+        question: The question (in English, or its English reading); its sentence that
+            asks is read.
+        record: A tool result stating several numbers.
+        ignore: Words that name things, not quantities (the offered tools' names' words).
+
+    Returns:
+        ``(dividend, divisor)`` as the record writes them; ``None`` when the question asks
+        no rate of the record's numbers, the record states the rate itself, or either number
+        is not the one label's.
+    """
+    labelled = record_labels(record)
+    if len(labelled) < 3:  # the two numbers and one more: a record, not a pair
+        return None
+    question = asking_sentence(question)  # not the way there ("a dog-sled outfit")
+    for match in _PER.finditer(question):
+        word = match[1].casefold()
+        if word in _NO_THING:
+            continue
+        thing = stem(word)
+        under = [(stems, n) for stems, n in labelled if thing in stems]
+        if any(stems & _RATE_WORDS for stems, _ in under):
+            return None  # the record states the rate per that thing
+        if len(under) != 1:
+            continue
+        divisor = under[0][1]
+        rest = question[: match.start()] + " " + question[match.end() :]
+        dividend = asked_number(record, rest, ignore)
+        if dividend is None or dividend == divisor or _value(divisor) == 0:
+            return None
+        return dividend, divisor
+    return None
+
+
+def rated_record(
+    messages: Sequence[Mapping[str, Any]], tools: Tools
+) -> tuple[str, list[Mapping[str, Any]], list[str | None]] | None:
+    """The record a rate is asked of, and the arithmetic calls the turn made after it.
+
+    Args:
+        messages: OpenAI messages.
+        tools: The request's arithmetic tools.
+
+    Returns:
+        ``(record, calls after it, their results)``; ``None`` when the turn reached no record
+        by a chain and looked up more than one, or a lookup came after the record.
+    """
+    calls, results = turn_calls(messages)
+    lookups = [i for i, call in enumerate(calls) if not is_arithmetic(call, tools)]
+    found = [i for i in lookups if results[i] is not None and not is_error(results[i] or "")]
+    reached = reached_record(messages)
+    if reached is not None:
+        at = max((i for i in found if results[i] == reached[1]), default=None)
+    else:
+        at = found[0] if len(found) == 1 and len(lookups) == 1 else None
+    if at is None or any(i > at for i in lookups):
+        return None
+    return results[at] or "", list(calls[at + 1 :]), list(results[at + 1 :])
+
+
+def _value(number: str) -> float:
+    return float(plain_number(float(number.replace(",", ""))))
