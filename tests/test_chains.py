@@ -1045,3 +1045,91 @@ def test_a_refusal_copied_around_its_name_names_no_thing():
         ChatJob(messages=messages, tools=tools), ToolPolicy(refusals_not_names=False), auto=True
     )
     assert not off.names_no_thing(asked)
+
+
+def _numeric(name: str, *parameters: str) -> dict:
+    properties = {p: {"type": "number"} for p in parameters}
+    schema = {"type": "object", "properties": properties, "required": list(parameters)}
+    return {"type": "function", "function": {"name": name, "parameters": schema}}
+
+
+def _text_tool(name: str, parameter: str) -> dict:
+    properties = {parameter: {"type": "string"}}
+    schema = {"type": "object", "properties": properties, "required": [parameter]}
+    return {"type": "function", "function": {"name": name, "parameters": schema}}
+
+
+def _arithmetic_turn(question: str, steps: list[tuple[str, str, str]]) -> list[dict]:
+    messages: list[dict] = [{"role": "user", "content": question}]
+    for at, (tool, arguments, result) in enumerate(steps):
+        call = {
+            "id": f"s{at}",
+            "type": "function",
+            "function": {"name": tool, "arguments": arguments},
+        }
+        messages.append({"role": "assistant", "content": "", "tool_calls": [call]})
+        messages.append({"role": "tool", "tool_call_id": f"s{at}", "content": result})
+    return messages
+
+
+def test_a_tool_the_question_does_not_ask_for_is_no_step_after_the_sum():
+    tools = [
+        _numeric("subtract_amount", "amount", "less"),
+        _numeric("divide_total", "total", "parts"),
+        _text_tool("tally_letters", "text"),
+        _numeric("miles_to_km", "miles"),
+    ]
+    steps = [
+        ("subtract_amount", '{"amount": 250, "less": 70}', "180"),
+        ("divide_total", '{"total": 180, "parts": 12}', "Each part: 15"),
+    ]
+    question = "We cooked 250 litres and served 70. Shared among 12 pots, how much is each?"
+    judge = CallJudge(
+        ChatJob(messages=_arithmetic_turn(question, steps), tools=tools), ToolPolicy(), auto=True
+    )
+    tally = {"function": {"name": "tally_letters", "arguments": '{"text": "180 letters"}'}}
+    assert judge.after_the_sum(tally) and judge.rejected(tally)
+    # a tool the question asks for by its kind is a step still
+    asked = question.replace("how much is each?", "how many km is each, in miles?")
+    asked_judge = CallJudge(
+        ChatJob(messages=_arithmetic_turn(asked, steps), tools=tools), ToolPolicy(), auto=True
+    )
+    miles = {"function": {"name": "miles_to_km", "arguments": '{"miles": 15}'}}
+    assert not asked_judge.after_the_sum(miles)
+    # a question in Chinese says no English tool's kind: a converter is no step either
+    chinese = "煮了250升汤，盛走了70升，剩下的平均分到12个锅里，每锅多少升？"
+    zh_turn = ChatJob(messages=_arithmetic_turn(chinese, steps), tools=tools)
+    zh = CallJudge(zh_turn, ToolPolicy(), auto=True)
+    assert zh.after_the_sum(tally) and zh.after_the_sum(miles)
+    # before the last step combined the results, nothing is judged so
+    first = CallJudge(
+        ChatJob(messages=_arithmetic_turn(question, steps[:1]), tools=tools),
+        ToolPolicy(),
+        auto=True,
+    )
+    assert not first.after_the_sum(tally)
+
+
+def test_an_arithmetic_call_that_undoes_the_last_step_is_rejected():
+    tools = [
+        _numeric("multiply_pair", "p", "q"),
+        _numeric("divide_amount", "dividend", "divisor"),
+        _numeric("add_up", "a", "b"),
+        _numeric("subtract_amount", "amount", "less"),
+    ]
+    question = "A room costs 120 a night. What do 4 nights come to?"
+    made = [("multiply_pair", '{"p": 120, "q": 4}', "480")]
+    job = ChatJob(messages=_arithmetic_turn(question, made), tools=tools)
+    judge = CallJudge(job, ToolPolicy(), auto=True)
+    undo = {"function": {"name": "divide_amount", "arguments": '{"dividend": 480, "divisor": 4}'}}
+    assert judge.undoes_last_step(undo) and judge.rejected(undo)
+    onward = {"function": {"name": "divide_amount", "arguments": '{"dividend": 480, "divisor": 3}'}}
+    assert not judge.undoes_last_step(onward)
+    taken = [("subtract_amount", '{"amount": 120, "less": 20}', "result = 100")]
+    job = ChatJob(messages=_arithmetic_turn("120 less 20?", taken), tools=tools)
+    judge = CallJudge(job, ToolPolicy(), auto=True)
+    back = {"function": {"name": "add_up", "arguments": '{"a": 20, "b": 100}'}}
+    assert judge.undoes_last_step(back)
+    assert not judge.undoes_last_step(
+        {"function": {"name": "add_up", "arguments": '{"a": 100, "b": 5}'}}
+    )

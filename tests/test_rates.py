@@ -88,3 +88,12 @@ def test_a_short_result_that_states_one_number_is_read_as_it():
     assert result_spellings("15") == ["15"]
     assert result_spellings("Each of 4 parts: 9.6") == []
     assert result_spellings("orchard: Pembry Orchard, trees: 1840, founded in the year 1961") == []
+
+
+def test_what_the_question_counts_names_the_dividend_where_a_tool_says_it_too():
+    record = (
+        "Brindle Noodle Bar (布林德面馆) opened in 1990, seats 60 diners, employs 6 cooks and "
+        "makes about 1,800 noodles a day from flour it buys from Quarle Mill."
+    )
+    question = "On an average day, how many noodles does each cook at that place make?"
+    assert asked_rate(question, record, ["noodle", "bar", "lookup"]) == ("1800", "6")

@@ -353,6 +353,10 @@ class ToolPolicy:
             both but not their ratio, gets the division of the tool that divides
             (:mod:`~toolkit.local.decision.rates`): the small model answered with the
             dividend ("48 dogs for each musher").
+        sums_end_turns: After a turn of arithmetic calls whose last step combined the results
+            and left no number unused, a call of another tool the question does not ask for
+            is rejected (:meth:`~toolkit.local.decision.turn.CallJudge.after_the_sum`):
+            ``count_words("180 words")`` followed a word problem's last division.
         difference_before_plan: Under ``difference_of_order``, the subtraction comes before
             the plan of looked-up values the model draws
             (:meth:`~toolkit.local.decision.planning.PlanWriter.combined_steps`): "which rice
@@ -729,6 +733,7 @@ class ToolPolicy:
     misread_lookups_aside: bool = True
     name_reached: bool = True
     rates_divided: bool = True
+    sums_end_turns: bool = True
     ampersand_names: bool = True
     named_values_looked_up: bool = True
     retry_alone: bool = True

@@ -38,6 +38,12 @@ _NO_THING = frozenset(
     "year years day days week weeks month months hour hours minute minutes season seasons "
     "time times one of other".split()
 )
+#: What a question counts: the words after "how many" or "how much", up to its verb.
+_COUNTED = re.compile(
+    r"\bhow (?:many|much)\s+((?:(?!(?:does|do|did|is|are|was|were|can|could|will|would|"
+    r"has|have|there|per|each|every|for|of|a|an|the)\b)[a-z]+\s*){1,4})",
+    re.IGNORECASE,
+)
 #: Label words that make a label a rate ("tonnes per kiln").
 _RATE_WORDS = frozenset({"per", "each", "every"})
 
@@ -73,11 +79,29 @@ def asked_rate(question: str, record: str, ignore: Iterable[str] = ()) -> tuple[
             continue
         divisor = under[0][1]
         rest = question[: match.start()] + " " + question[match.end() :]
-        dividend = asked_number(record, rest, ignore)
+        dividend = _counted_number(rest, labelled, divisor) or asked_number(record, rest, ignore)
         if dividend is None or dividend == divisor or _value(divisor) == 0:
             return None
         return dividend, divisor
     return None
+
+
+def _counted_number(
+    question: str, labelled: Sequence[tuple[frozenset[str], str]], divisor: str
+) -> str | None:
+    """The number of the one label (not the divisor's) that shares the most words with what
+    the question counts: the words after "how many" or "how much", up to its verb ("how many
+    dumplings does each chef …" counts dumplings; a tool's name may say them too)."""
+    match = _COUNTED.search(question)
+    if match is None:
+        return None
+    counted = {stem(w) for w in match[1].casefold().split()} - {stem(w) for w in _NO_THING}
+    shares = [
+        (len(stems & counted), n) for stems, n in labelled if n != divisor and stems & counted
+    ]
+    best = max((share for share, _ in shares), default=0)
+    found = [n for share, n in shares if share == best]
+    return found[0] if best and len(found) == 1 else None
 
 
 def rated_record(

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from toolkit.local.decision.arithmetic import arithmetic_tools
 from toolkit.local.decision.chains import (
     doubled_in_place,
     failed_step_to_resume,
@@ -56,7 +57,7 @@ from toolkit.local.decision.kinds import (
     names_nothing,
     writes_place_name,
 )
-from toolkit.local.decision.mentions import ACTION_WORDS
+from toolkit.local.decision.mentions import ACTION_WORDS, says_kind
 from toolkit.local.decision.numbers import (
     first_stated,
     is_number,
@@ -487,6 +488,18 @@ class CallJudge:
         #: Whether this turn's last step combined the results and left nothing unused
         #: (:func:`results_combined`).
         self.combined = bool(self.turn_calls) and results_combined(job.messages)
+        arithmetic = arithmetic_tools(job.tools, among=True)
+        #: The offered tools that do one operation: tool -> (operation, first, second).
+        self.operations = {
+            tool: (operation, first, second)
+            for operation, (tool, first, second) in (
+                arithmetic.operations.items() if arithmetic is not None else []
+            )
+        }
+        #: The offered tools that do arithmetic.
+        self.arithmetic = frozenset(self.operations) | frozenset(
+            [arithmetic.expression[0]] if arithmetic is not None and arithmetic.expression else []
+        )
         self.doomed_name: str | None = None
         #: The values the call :meth:`repeat_doom` stopped had written.
         self.doomed_arguments: dict[str, Any] = {}
@@ -861,7 +874,45 @@ class CallJudge:
             return True
         if self.looks_past_the_question(call) or self.names_no_thing(call):
             return True
+        if self.after_the_sum(call) or self.undoes_last_step(call):
+            return True
         return self.auto and bool(self._faults(call))
+
+    def after_the_sum(self, call: dict[str, Any]) -> bool:
+        """With "auto", after a turn of arithmetic calls whose last step combined the results
+        and left no number unused (:attr:`combined`): whether a call of a tool that is no
+        arithmetic is one the question does not ask for (:meth:`asks_for`; no word of its
+        kind, :func:`~toolkit.local.decision.mentions.says_kind`;
+        :attr:`~ToolPolicy.sums_end_turns`).
+        ``count_words("180 words")`` came after ``split_evenly(180, 12)`` had answered "how
+        many litres go in each pot?", and the answer recited its 2."""
+        if not self.auto or not self.policy.sums_end_turns or not self.combined:
+            return False
+        tool = call["function"]["name"]
+        if tool in self.arithmetic or not all(t in self.arithmetic for t, _ in self.turn_calls):
+            return False
+        return not self.asks_for(tool, []) and not says_kind(self.question, tool)
+
+    def undoes_last_step(self, call: dict[str, Any]) -> bool:
+        """With "auto", whether an arithmetic call undoes the turn's last step: the inverse
+        operation of its result and one of its operands (``divide_amount(480, 4)`` after
+        ``multiply_pair(120, 4)`` gave 480 — the nightly rate again, which the answer then
+        gave as the total; :attr:`~ToolPolicy.sums_end_turns`)."""
+        if not self.auto or not self.policy.sums_end_turns or not self.turn_calls:
+            return False
+        made = self.operations.get(self.turn_calls[-1][0])
+        undo = self.operations.get(call["function"]["name"])
+        result = _one_number(self.turn_results[-1])
+        if made is None or undo is None or result is None or undo[0] != _INVERSE[made[0]]:
+            return False
+        operation, first, second = made
+        arguments = self.turn_calls[-1][1]
+        a, b = _as_number(arguments.get(first)), _as_number(arguments.get(second))
+        values = arguments_of(call)
+        left, right = _as_number(values.get(undo[1])), _as_number(values.get(undo[2]))
+        if operation in "+*":  # 480 / 4 or 480 / 120 after 120 * 4 = 480
+            return left == result and right is not None and right in (a, b)
+        return {left, right} == {result, b}  # 100 + 20 or 20 + 100 after 120 - 20 = 100
 
     def names_no_thing(self, call: dict[str, Any]) -> bool:
         """With "auto", whether a lookup by name asks about the words of its tool's kind alone,
@@ -1138,3 +1189,25 @@ def folded(text: str) -> str:
     """The text's letters and digits only, case-folded (a copy of the question is found
     however it is punctuated)."""
     return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+#: The operation that undoes each.
+_INVERSE = {"+": "-", "-": "+", "*": "/", "/": "*"}
+
+
+def _as_number(value: Any) -> float | None:
+    """A call's value as a number (``None`` when it is none)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return None
+    try:
+        return round(float(value), 9)
+    except ValueError:
+        return None
+
+
+def _one_number(result: str | None) -> float | None:
+    """The one number a short result states ("480", "quotient: 120"), else ``None``."""
+    numbers = re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])", result or "")
+    if len(numbers) != 1 or len(result or "") > 40:
+        return None
+    return round(float(numbers[0]), 9)
