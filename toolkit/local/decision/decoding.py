@@ -262,7 +262,12 @@ def answer(
         if divided:  # one number of the record per another, as asked
             yield from decoder.written_calls(divided)
         else:  # the division has its result: the answer's
-            yield from decoder.final_answer(result=decoder.last_result())
+            yield from decoder.final_answer(result=decoder.last_result(), worked=decoder.worked)
+    elif job.tool_choice == "auto" and answered and (scaled := decoder.scaled_steps()) is not None:
+        if scaled:  # the reached record's number taken on by the question's own
+            yield from decoder.written_calls(scaled)
+        else:  # the last step has its result: the answer's
+            yield from decoder.final_answer(result=decoder.last_result(), worked=decoder.worked)
     elif (
         job.tool_choice == "auto"
         and answered
@@ -868,7 +873,9 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         known = known_numbers(conversation_text(self.job.messages))
         return bool(ungrounded_numbers({"text": text.casefold()}, known))
 
-    def final_answer(self, result: str | None = None, stated: str | None = None) -> Iterator[Event]:
+    def final_answer(
+        self, result: str | None = None, stated: str | None = None, worked: str | None = None
+    ) -> Iterator[Event]:
         """The answer once this turn's tools have answered (``tool_choice="auto"``).
 
         Written from the final-answer step's prompt (which names the ``result`` that answers
@@ -885,8 +892,10 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         Args:
             result: The result that answers the question, named in the prompt.
             stated: The result the answer must state, not named in the prompt.
+            worked: How the ``result`` was worked out ("245 * 3 = 735"), named in the prompt
+                in its place: the answer then states the record's number it rests on too.
         """
-        self.result = result
+        self.result = worked if worked is not None and result is not None else result
         events = list(self.text(from_results=True, any_numbers=True))
         answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
         ends = self.echo_ends(answer)

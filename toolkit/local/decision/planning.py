@@ -12,6 +12,7 @@ has its result the answer rests on it.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -37,7 +38,7 @@ from toolkit.local.decision.combining import (
     looked_up,
     once_grammar,
 )
-from toolkit.local.decision.grounding import arguments_of
+from toolkit.local.decision.grounding import arguments_of, text_values
 from toolkit.local.decision.kinds import lookup_keys, names_a_thing
 from toolkit.local.decision.mentions import question_names
 from toolkit.local.decision.numbers import (
@@ -46,11 +47,12 @@ from toolkit.local.decision.numbers import (
     plain_number,
     written_numbers,
 )
-from toolkit.local.decision.phrases import writes_spaceless
+from toolkit.local.decision.phrases import asking_sentence, without_names, writes_spaceless
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import READING_INSTRUCTION, READING_REQUEST
 from toolkit.local.decision.rates import asked_rate, rated_record
-from toolkit.local.decision.records import name_words
+from toolkit.local.decision.records import asked_number, name_words
+from toolkit.local.decision.scaling import reached_lookups
 from toolkit.local.decision.turn import last_question, results_combined, turn_calls
 from toolkit.local.format.events import Event, Finished
 from toolkit.local.format.job import ChatJob, SamplingOptions
@@ -74,6 +76,9 @@ class PlanWriter:
     template: str | None
     cancel: threading.Event | None
     used: int
+    #: How the answer's result was worked out ("245 * 3 = 735"), once a rate or a reached
+    #: record's plan has it; ``None`` otherwise.
+    worked: str | None = None
 
     if TYPE_CHECKING:  # the decoder this is mixed into provides it
 
@@ -246,8 +251,57 @@ class PlanWriter:
             and arguments.get(second) == divisor
             and results[0] is not None
         ):
+            self.worked = _worked(f"{dividend} / {divisor}", results[0])
             return []
         return None
+
+    def scaled_steps(self) -> list[tuple[str, dict[str, Any]]] | None:
+        """The calls that take the record the turn reached on by the numbers the question
+        states for it ("what would tickets for a family of three cost?" after the port's
+        "ticket_price_eur: 245"; :mod:`toolkit.local.decision.scaling`,
+        :attr:`~ToolPolicy.records_scaled`), read from the expression the model writes over
+        the record's number the question asks for and the question's own.
+
+        Returns:
+            The plan's next calls; ``[]`` once its last step has a result; ``None`` when no
+            record was reached, its number asked for is not known, the question states no
+            number for it, the readings are no plan or disagree, or the turn left the plan.
+        """
+        if not self.policy.records_scaled or not self.job.constrained:
+            return None
+        tools = arithmetic_tools(self.job.tools, among=True)
+        if tools is None:
+            return None
+        rated = rated_record(self.job.messages, tools)
+        if rated is None:
+            return None
+        record, made, results = rated
+        question = last_question(self.job.messages)
+        if writes_spaceless(question):
+            asked = self.picked_number(record)
+        else:
+            calls, _ = turn_calls(self.job.messages)
+            names = [v for call in calls for v in text_values(call)]
+            ignore = {w for t in self.job.tool_names for w in name_words(t)}
+            asked = asked_number(record, without_names(asking_sentence(question), names), ignore)
+        lookups = reached_lookups(self.job.messages, tools, asked)
+        if lookups is None:
+            return None
+        grammar = once_grammar(lookups)
+        if grammar is None:
+            return None
+        text = combining_text(lookups)
+        plan = agreed_combination(
+            [self._expression(p, text, grammar) for p in COMBINING_PROMPTS], lookups
+        )
+        if plan is None:
+            return None
+        due = steps_due(plan, tools, made, results)
+        if due == [] and results:
+            self.worked = _worked(plan.expression, results[-1])
+        if due and not self.job.parallel_tool_calls:
+            return due[:1]
+        return due
 
     def asked_combination(self) -> list[tuple[str, dict[str, Any]]] | None:
         """The calls that combine this turn's looked-up values when the model would answer in
@@ -340,3 +394,10 @@ _ENGLISH_LINE = 'root ::= [A-Z] [A-Za-z0-9 ,.\'"%()-]* "?"'
 _EXPRESSIONS: dict[tuple[int, str, str, str], str] = {}
 #: How many of them are kept (the oldest goes first).
 _KEPT_EXPRESSIONS = 64
+
+
+def _worked(expression: str, result: str | None) -> str | None:
+    """An expression and the number its last step's result states ("245 * 3 = 735"); ``None``
+    when the result states no one number."""
+    spellings = re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])", result or "")
+    return f"{expression} = {spellings[0]}" if len(spellings) == 1 else None

@@ -353,6 +353,12 @@ class ToolPolicy:
             both but not their ratio, gets the division of the tool that divides
             (:mod:`~toolkit.local.decision.rates`): the small model answered with the
             dividend ("48 dogs for each musher").
+        records_scaled: A question that states numbers no step used ("a family of three",
+            "再招8个工人", "翻一番") over the one record a turn reached or looked up gets the
+            arithmetic of those numbers and the record's number it asks for, planned as a
+            combination of looked-up values is (:mod:`~toolkit.local.decision.scaling`): the
+            small model answered "what would tickets for a family of three cost?" with the
+            price of one.
         sums_end_turns: After a turn of arithmetic calls whose last step combined the results
             and left no number unused, a call of another tool the question does not ask for
             is rejected (:meth:`~toolkit.local.decision.turn.CallJudge.after_the_sum`):
@@ -734,6 +740,7 @@ class ToolPolicy:
     name_reached: bool = True
     rates_divided: bool = True
     sums_end_turns: bool = True
+    records_scaled: bool = True
     ampersand_names: bool = True
     named_values_looked_up: bool = True
     retry_alone: bool = True
