@@ -158,3 +158,20 @@ def test_a_lists_joint_copied_with_a_spaceless_value_is_left_out():
     assert without_dangling_joints({"city": "Boston and"}, "Boston and Paris") == {
         "city": "Boston and"
     }
+
+
+def test_a_name_copied_with_its_possessive_is_bare_when_it_ends_with_its_kind():
+    from toolkit.local.decision.forms import without_possessive
+
+    text = "Whose top player is rated higher, Vellacott Chess Club's or Kestrow Chess Club's?"
+    kind = {"lookup", "chess", "club"}
+    bare = without_possessive({"name": "Kestrow Chess Club's"}, "name", kind, text)
+    assert bare == {"name": "Kestrow Chess Club"}
+    # a name whose last word is no word of the tool's kind keeps it
+    store = "What does Trader Joe's sell?"
+    kept = without_possessive({"name": "Trader Joe's"}, "name", {"get", "store"}, store)
+    assert kept == {"name": "Trader Joe's"}
+    # no lookup key: nothing to read
+    assert without_possessive({"x": "Kestrow Chess Club's"}, None, kind, text) == {
+        "x": "Kestrow Chess Club's"
+    }

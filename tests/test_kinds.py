@@ -275,3 +275,12 @@ def test_of_labels_as_said_the_barer_one_is_asked():
     terms = glossed_terms("那个龟园现在养着多少只乌龟？", ["tortoise_sanctuary_record"])
     record = '{"tortoises": 213, "oldest_tortoise_age_years": 134, "acres": 58}'
     assert glossed_number(record, terms) == "213"  # not the oldest tortoise's age
+
+
+def test_place_names_end_before_a_comparison_or_a_lists_count():
+    from toolkit.local.decision.kinds import place_names
+
+    compared = "索雷尔比花市和加洛米尔花市相比，哪边卖的玫瑰品种多一些？"
+    assert place_names(compared) == ["索雷尔比花市", "加洛米尔花市"]
+    counted = "佩林厄姆钟绳坊、斯塔夫克罗斯绳阁、吉尔德摩尔钟绳工坊这三家老店，各自是哪一年创立的？"
+    assert place_names(counted) == ["佩林厄姆钟绳坊", "斯塔夫克罗斯绳阁", "吉尔德摩尔钟绳工坊"]

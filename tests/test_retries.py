@@ -406,3 +406,10 @@ def test_a_name_with_a_clause_around_it_is_tried_bare(value: str, forms: list[st
 def test_two_names_with_a_word_of_the_question_after_them_are_listed() -> None:
     assert listed_names("Tamsin Sailcloth Loft and Brackwater Sail Company combined")
     assert not listed_names("Salt and Pepper shakers")  # one capitalised word a side
+
+
+def test_two_one_word_names_before_their_tools_kind_in_the_plural_are_listed() -> None:
+    value = "Corvallan and Brackenholt peat works"
+    assert listed_names(value, ["lookup", "peat", "works"])
+    assert not listed_names(value, ["get", "mill"])  # the kind is not the tool's
+    assert not listed_names("Salt and Pepper shakers", ["get", "product"])

@@ -53,6 +53,7 @@ from toolkit.local.decision.numbers import (
 from toolkit.local.decision.phrases import conversation_phrases, slip_of, writes_spaceless
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import build_prompt
+from toolkit.local.decision.records import name_words
 from toolkit.local.decision.retries import (
     ampersand_name,
     failure_to_retry,
@@ -454,7 +455,7 @@ class CallWriter:
         if not isinstance(value, str):
             return first
         question = last_question(self.job.messages)
-        if not (listed_names(value) or listed_by_question(value, question)):
+        if not (listed_names(value, name_words(tool)) or listed_by_question(value, question)):
             return first
         parts = parts_of(value)
         if not occurs(parts[0].casefold(), turn.grounding):

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from toolkit.local.decision.dates import recopied_date
-from toolkit.local.decision.records import name_parts
+from toolkit.local.decision.records import name_parts, stem
 
 __all__ = [
     "in_percent_form",
@@ -24,6 +24,7 @@ __all__ = [
     "stated_percentages",
     "without_dangling_joints",
     "without_other_spans",
+    "without_possessive",
 ]
 
 #: A percentage as a text writes it: "5%", "4.5 %", "7 percent", "2 per cent".
@@ -281,6 +282,40 @@ def without_dangling_joints(arguments: Mapping[str, Any], text: str) -> dict[str
         if value.strip() in text:  # the span copied with the joint that follows or leads it
             written[key] = trimmed
     return written
+
+
+#: A name written with the possessive it has in the text ("Kestrow Chess Club's").
+_POSSESSIVE = re.compile(r"(?P<name>\S+(?:\s+\S+)+?)['’]s$")
+
+
+def without_possessive(
+    arguments: Mapping[str, Any], key: str | None, kind: set[str], text: str
+) -> dict[str, Any]:
+    """A lookup's name copied with its possessive ("Whose top player is rated higher,
+    Vellacott Chess Club's or Kestrow Chess Club's?") without it, when the name of two words
+    or more then ends with a word of its tool's kind ("club" of ``lookup_chess_club``):
+    "Kestrow Chess Club". "Trader Joe's" keeps its "'s".
+
+    Args:
+        arguments: The call's arguments.
+        key: The parameter the tool takes a name in (``None``: no lookup by name).
+        kind: The words of the tool's name.
+        text: The conversation's text.
+
+    Returns:
+        The arguments, with such a name bare.
+    """
+    value = arguments.get(key) if key is not None else None
+    if not isinstance(value, str):
+        return dict(arguments)
+    possessive = _POSSESSIVE.fullmatch(value.strip())
+    if possessive is None or value.strip().casefold() not in text.casefold():
+        return dict(arguments)
+    name = possessive["name"]
+    last = stem(name.split()[-1].casefold())
+    if last not in {stem(w.casefold()) for w in kind}:
+        return dict(arguments)
+    return {**arguments, key: name}
 
 
 def in_stated_dates(arguments: Mapping[str, Any], text: str) -> dict[str, Any]:

@@ -406,13 +406,14 @@ _PREPOSITION = re.compile(r"距离|离|距|从|在|给|向|对|跟|把|被|由|�
 _BEFORE_NAME = re.compile(
     r"[\s，。？！；：、,.?!;:（）()《》「」“”\"'的和与及或在由从给为是有把被对向跟离距到往]"
     r"|请告诉我|告诉我|请问|按照|根据|关于|按"
+    r"|相比|比起来|相较|比较"
 )
 #: A determiner and its measure word: what comes before a thing that is not named ("一条运河",
 #: "那座矿", "某个马厩").
 _UNNAMED = re.compile(r"[一二两三四五六七八九十几那这某哪每各该此](?:[个座家条间所位片艘台名只])?")
 #: The characters a place's name ends with after the word of its kind (厂 "works", 场
 #: "ground", 馆 "hall", …).
-_PLACE_ENDS = frozenset("厂场馆站楼园院店坊所局队社室库窖港坞塔堂宫房间铺行")
+_PLACE_ENDS = frozenset("厂场馆站楼园院店坊所局队社室库窖港坞塔堂宫房间铺行市阁")
 #: The words a business's or a society's name ends with after its kind's word (海藻 "seaweed"
 #: of "塞尔基林海藻公司", 冰壶 "curling" of "凯尔比冰壶协会"), the longest first.
 _PLACE_WORDS = (
@@ -505,6 +506,10 @@ def named_things(text: str, tools: Iterable[str]) -> list[tuple[str, str]]:
     return found[::-1]
 
 
+#: A list's count and what follows it, after its last name ("这三家老店").
+_COUNT_AFTER = re.compile(r"[这那][两二三四五六七八九十]+[个座家条间所位片艘台名只].*$")
+
+
 def place_names(text: str) -> list[str]:
     """The names of places or businesses a Chinese text writes: runs of four characters or
     more, between particles or punctuation, that end with a place's last character or word
@@ -517,7 +522,7 @@ def place_names(text: str) -> list[str]:
     Returns:
         The names in the text's order.
     """
-    runs = [run.strip() for run in _BEFORE_NAME.split(text)]
+    runs = [_COUNT_AFTER.sub("", run.strip()) for run in _BEFORE_NAME.split(text)]
     return [
         run
         for run in runs

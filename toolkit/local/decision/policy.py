@@ -359,6 +359,10 @@ class ToolPolicy:
             combination of looked-up values is (:mod:`~toolkit.local.decision.scaling`): the
             small model answered "what would tickets for a family of three cost?" with the
             price of one.
+        possessives_bare: A lookup's name copied with its possessive is sent without it when
+            the name then ends with a word of its tool's kind
+            (:func:`~toolkit.local.decision.forms.without_possessive`): "Kestrow Chess
+            Club's" was refused, and the answer ran on without a number.
         sums_end_turns: After a turn of arithmetic calls whose last step combined the results
             and left no number unused, a call of another tool the question does not ask for
             is rejected (:meth:`~toolkit.local.decision.turn.CallJudge.after_the_sum`):
@@ -740,6 +744,7 @@ class ToolPolicy:
     name_reached: bool = True
     rates_divided: bool = True
     sums_end_turns: bool = True
+    possessives_bare: bool = True
     records_scaled: bool = True
     ampersand_names: bool = True
     named_values_looked_up: bool = True

@@ -17,7 +17,7 @@ import difflib
 import itertools
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from toolkit.local.decision.grounding import (
@@ -31,6 +31,7 @@ from toolkit.local.decision.grounding import (
 from toolkit.local.decision.mentions import ACTION_WORDS
 from toolkit.local.decision.numbers import leaves
 from toolkit.local.decision.phrases import MAX_WORDS
+from toolkit.local.decision.records import stem
 from toolkit.local.decision.turn import (
     failed,
     holds_value,
@@ -99,7 +100,7 @@ def parts_of(value: str) -> list[str]:
     return parts if len(parts) > 1 and all(_letters(p) for p in parts) else []
 
 
-def listed_names(value: str) -> bool:
+def listed_names(value: str, kind: Iterable[str] = ()) -> bool:
     """Whether a value's parts (:func:`parts_of`) are names listed, not one name that holds a
     joining word: three or more ("Brill, Kestle and Dunmore"), two that "or" joins ("Skelwith
     or Varden Ridge"), or two of two capitalised words or more each, joined by a word
@@ -108,8 +109,13 @@ def listed_names(value: str) -> bool:
     combined"); "Pride and Prejudice" is one title, "Museum of Modern Art, New York" one
     place.
 
+    Two names of a word each are listed too when the kind after the last, in the plural, is
+    the tool's ("Corvallan and Brackenholt peat works" for ``lookup_peat_works``; "Salt and
+    Pepper shakers" stays one thing).
+
     Args:
         value: A text value.
+        kind: The words of the looking-up tool's name.
 
     Returns:
         True when it lists names.
@@ -118,8 +124,8 @@ def listed_names(value: str) -> bool:
 
     def named(part: str, last: bool) -> bool:  # capitalised words, a name's joiners aside
         words = part.split()
-        if last and len(words) >= 2 and words[-1].isalpha():
-            words = words[:-1] if words[-1].islower() else words  # "… and Ostrand bogs"
+        if last:  # "… and Ostrand bogs", "… and Brackenholt peat works": the list's kind
+            words = words[:1] + _without_kind(words[1:])
         return len(words) <= _LONGEST_NAME and all(
             w[:1].isupper() or not w.isascii() or w in _NAME_JOINERS for w in words
         )
@@ -132,7 +138,24 @@ def listed_names(value: str) -> bool:
     if two and re.search(r"\bor\b|或", value, re.IGNORECASE):
         return True  # "Skelwith or Varden Ridge": one or the other, two things
     capitalised = [[w for w in p.split() if not w.islower()] for p in parts]
-    return two and all(len(words) >= 2 for words in capitalised)
+    if two and all(len(words) >= 2 for words in capitalised):
+        return True
+    # "Corvallan and Brackenholt peat works": the tool's kind after the last, in the plural,
+    # is the kind of each
+    said = parts[-1].split()[len(capitalised[-1]) :] if two else []
+    tool = {stem(w.casefold()) for w in kind}
+    return bool(said) and said[-1].endswith("s") and bool({stem(w) for w in said} & tool)
+
+
+def _without_kind(words: list[str]) -> list[str]:
+    """Words without the one or two words in lower case they end with (a kind: "peat
+    works", "bogs")."""
+    kind = 0
+    while (
+        kind < 2 and len(words) > kind and words[-1 - kind].isalpha() and words[-1 - kind].islower()
+    ):
+        kind += 1
+    return words[: len(words) - kind]
 
 
 def listed_by_question(value: str, question: str) -> bool:

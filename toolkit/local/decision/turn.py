@@ -38,6 +38,7 @@ from toolkit.local.decision.forms import (
     in_stated_dates,
     without_dangling_joints,
     without_other_spans,
+    without_possessive,
 )
 from toolkit.local.decision.grounding import (
     CallHistory,
@@ -1035,6 +1036,10 @@ class CallJudge:
             formed = without_other_spans(formed, schema, self.written)
             formed = in_stated_dates(formed, self.written)
             formed = without_dangling_joints(formed, self.written)
+            tool = call["function"]["name"]
+            if self.policy.possessives_bare:
+                key = self.lookups.get(tool)
+                formed = without_possessive(formed, key, name_words(tool), self.written)
             if formed != arguments:
                 text = json.dumps(formed, ensure_ascii=False)
                 call = {**call, "function": {**call["function"], "arguments": text}}
