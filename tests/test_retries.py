@@ -413,3 +413,15 @@ def test_two_one_word_names_before_their_tools_kind_in_the_plural_are_listed() -
     assert listed_names(value, ["lookup", "peat", "works"])
     assert not listed_names(value, ["get", "mill"])  # the kind is not the tool's
     assert not listed_names("Salt and Pepper shakers", ["get", "product"])
+
+
+def test_words_of_a_results_format_are_no_subject_a_question_shares() -> None:
+    refused = [(_call("v0", "get_mountain_hut", hut="Standard Violin"), "Error: unknown hut.")]
+    tools = [typed_tool("get_mountain_hut", hut="string")]
+    tools[0]["function"]["description"] = (
+        "Look up a mountain hut; returns its record as a JSON string."
+    )
+    messages = _turn("How many strings does a standard violin have?", refused)
+    assert unfit_failures(messages, tools)
+    # a subject word of the description still fits the tool
+    assert not unfit_failures(_turn("Which mountain has a violin?", refused), tools)

@@ -337,7 +337,10 @@ _GENERIC_WORDS = frozenset(
     "look looks return returns given about that this with from what which their them each "
     "name names value values number numbers kind kinds list information details data tool "
     "function query current into when where there here have does will your more most some "
-    "many much".split()
+    "many much "
+    # the words that describe a result's or a parameter's format, not a subject
+    "string strings json text texts record records line lines sentence sentences format "
+    "integer float result results error errors full short chinese english".split()
 )
 
 
