@@ -284,3 +284,21 @@ def test_place_names_end_before_a_comparison_or_a_lists_count():
     assert place_names(compared) == ["索雷尔比花市", "加洛米尔花市"]
     counted = "佩林厄姆钟绳坊、斯塔夫克罗斯绳阁、吉尔德摩尔钟绳工坊这三家老店，各自是哪一年创立的？"
     assert place_names(counted) == ["佩林厄姆钟绳坊", "斯塔夫克罗斯绳阁", "吉尔德摩尔钟绳工坊"]
+
+
+def test_names_listed_in_capitals_are_things_to_look_up():
+    from toolkit.local.decision.kinds import names_listed
+
+    schemas = {
+        "bagpipe_workshop_info": {
+            "type": "object",
+            "properties": {"name": {"type": "string"}},
+            "required": ["name"],
+        }
+    }
+    asked = "I'm choosing between Dunmorrow and Wrennock for new pipes. Which one is cheaper?"
+    assert names_listed(asked, schemas)
+    assert names_listed("Is it colder at Ashby, Corran or Dunlow?", schemas)
+    assert not names_listed("Who painted the Sistine Chapel?", schemas)  # one name
+    assert not names_listed("Paris and London: which is colder?", schemas)  # the first words
+    assert not names_listed("Is Dunmorrow or Wrennock cheaper?", {})  # no lookup offered

@@ -63,6 +63,7 @@ from toolkit.local.decision.grounding import arguments_of, conversation_text
 from toolkit.local.decision.kinds import (
     lookup_keys,
     names_a_thing,
+    names_listed,
     names_of_a_kind,
     writes_place_name,
 )
@@ -780,7 +781,9 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         if self.p_name is not None and self.p_name >= self.policy.name_threshold:
             return True
         # or the question names things of a lookup's kind, and says the kind ("Between
-        # Pellory and Dunmarrow, which clockmaker has built more clocks?")
+        # Pellory and Dunmarrow, which clockmaker has built more clocks?"), or lists names
+        if self.policy.listed_names_looked_up and names_listed(question, self.job.schemas):
+            return True
         return self.policy.named_kinds_compared and names_of_a_kind(question, self.job.schemas)
 
     def _values_unlooked(self, text: str) -> bool:
@@ -800,6 +803,8 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             return False
         if writes_spaceless(question) and writes_place_name(question):
             return True  # "拉瑟威克簧片风箱行给一家旋转木马工坊供应音乐…": a business named
+        if self.policy.listed_names_looked_up and names_listed(question, self.job.schemas):
+            return True  # "between Dunmorrow and Wrennock", of no kind the question says
         return names_of_a_kind(question, self.job.schemas)
 
     def _reads_mentions(self) -> bool:

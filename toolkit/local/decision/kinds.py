@@ -40,6 +40,7 @@ __all__ = [
     "named_things",
     "names_a_thing",
     "names_in_capitals",
+    "names_listed",
     "names_nothing",
     "names_of_a_kind",
 ]
@@ -240,6 +241,31 @@ def names_of_a_kind(question: str, schemas: Mapping[str, Any]) -> bool:
         if word.casefold() not in kind_words
     ]
     return bool(names)
+
+
+#: Two names or more in a list, in capitals, not the sentence's first word ("between Dunmorrow
+#: and Wrennock", "Ashby, Corran or Dunlow").
+_LISTED_NAMES = re.compile(
+    r"(?<=[\s(])[A-Z][a-z]{2,}(?:\s+[A-Z][a-z]{2,})*\s*(?:,\s*|\s+(?:and|or)\s+)[A-Z][a-z]{2,}"
+)
+
+
+def names_listed(question: str, schemas: Mapping[str, Any]) -> bool:
+    """Whether a question in Latin letters lists two names or more in capitals besides its
+    first word ("I'm choosing between Dunmorrow and Wrennock for a new set of pipes") while a
+    lookup by name is offered: things of some lookup's kind, though the question says no kind
+    of the tools ("pipes" of ``bagpipe_workshop_info``).
+
+    Args:
+        question: The user's question.
+        schemas: The offered tools' ``parameters`` schemas, by name.
+
+    Returns:
+        True when it does.
+    """
+    if writes_spaceless(question) or not lookup_keys(schemas):
+        return False
+    return _LISTED_NAMES.search(question) is not None
 
 
 def glossed_terms(text: str, tools: Iterable[str] = ()) -> dict[str, int]:

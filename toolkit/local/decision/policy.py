@@ -363,6 +363,12 @@ class ToolPolicy:
             the name then ends with a word of its tool's kind
             (:func:`~toolkit.local.decision.forms.without_possessive`): "Kestrow Chess
             Club's" was refused, and the answer ran on without a number.
+        listed_names_looked_up: Before any result, a text answer that states numbers
+            nobody gave, or the order a question asks, gives way to a sound call when the
+            question lists names in capitals, though it says no tool's kind
+            (:func:`~toolkit.local.decision.kinds.names_listed`): "I'm choosing between
+            Dunmorrow and Wrennock for a new set of pipes. Which one is cheaper?" was answered
+            "by $100 per set" beside ``bagpipe_workshop_info``.
         sums_end_turns: After a turn of arithmetic calls whose last step combined the results
             and left no number unused, a call of another tool the question does not ask for
             is rejected (:meth:`~toolkit.local.decision.turn.CallJudge.after_the_sum`):
@@ -744,6 +750,7 @@ class ToolPolicy:
     name_reached: bool = True
     rates_divided: bool = True
     sums_end_turns: bool = True
+    listed_names_looked_up: bool = True
     possessives_bare: bool = True
     records_scaled: bool = True
     ampersand_names: bool = True
