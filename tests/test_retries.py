@@ -425,3 +425,31 @@ def test_words_of_a_results_format_are_no_subject_a_question_shares() -> None:
     assert unfit_failures(messages, tools)
     # a subject word of the description still fits the tool
     assert not unfit_failures(_turn("Which mountain has a violin?", refused), tools)
+
+
+def test_a_steps_values_one_tool_knew_none_of_are_asked_of_the_tool_that_answered_beside() -> None:
+    tools = [
+        typed_tool("get_bridge", place="string"),
+        typed_tool("get_rope_maker", place="string"),
+    ]
+    question = (
+        "佩林厄姆钟绳坊、斯塔夫克罗斯绳阁、吉尔德摩尔钟绳工坊这三家老店，各自是哪一年创立的？"
+    )
+    step = [
+        (_call("s0", "get_bridge", place="佩林厄姆钟绳坊"), "error: no bridge 佩林厄姆钟绳坊"),
+        (
+            _call("s1", "get_rope_maker", place="斯塔夫克罗斯绳阁"),
+            "Stavecross Rope Loft: founded 1921",
+        ),
+        (
+            _call("s2", "get_bridge", place="吉尔德摩尔钟绳工坊"),
+            "error: no bridge 吉尔德摩尔钟绳工坊",
+        ),
+    ]
+    assert rerouted_failures(_turn(question, step), tools) == [
+        ("get_rope_maker", {"place": "佩林厄姆钟绳坊"}),
+        ("get_rope_maker", {"place": "吉尔德摩尔钟绳工坊"}),
+    ]
+    # a tool that answered for some value in the turn knows its own: its failures stay
+    known = [(_call("s3", "get_bridge", place="鸥翼桥"), "Gullwing Bridge: 1890")]
+    assert rerouted_failures(_turn(question, known, step), tools) == []
