@@ -2639,3 +2639,81 @@ def test_a_refused_name_is_not_run_on_into_the_question(local_server) -> None:
     message = _reply(local_server, messages, get_wharf, get_repair_shop)
     asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
     assert asked == [("get_repair_shop", {"name": "宾德尔滚筒修理行"})], (message.content, asked)
+
+
+# 82. A rate asked of the record a chain reached ("… how many tonnes a year does each burner at
+# that kiln account for?"): the record states the tonnes and the burners, not their ratio, and
+# the small model answered with the tonnes. The division is asked of the tool that divides, and
+# the answer states its result.
+
+
+def _after_the_chain(local_server, question: str, *tools) -> Any:
+    """The embedded model's reply once the forge's and then its kiln's records are in."""
+    messages = [
+        {"role": "user", "content": question},
+        _asked("f", "get_nail_forge", {"name": "Ashby Nail Forge"}),
+        _answered("f", _FORGES["ashby nail forge"]),
+        _asked("k", "get_charcoal_kiln", {"name": "Corwen Smoke Pits"}),
+        _answered("k", _KILNS["corwen smoke pits"]),
+    ]
+    return _reply(local_server, messages, get_nail_forge, get_charcoal_kiln, *tools)
+
+
+def test_a_rate_of_the_record_a_chain_reached_is_divided(local_server) -> None:
+    question = (
+        "Ashby Nail Forge buys its charcoal from a kiln. On average, how many tonnes a year "
+        "does each burner at that kiln account for?"
+    )
+    message = _after_the_chain(local_server, question, divide_numbers, add_numbers)
+    asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
+    assert asked == [("divide_numbers", {"a": 640, "b": 7})], (message.content, asked)
+    done = [
+        {"role": "user", "content": question},
+        _asked("f", "get_nail_forge", {"name": "Ashby Nail Forge"}),
+        _answered("f", _FORGES["ashby nail forge"]),
+        _asked("k", "get_charcoal_kiln", {"name": "Corwen Smoke Pits"}),
+        _answered("k", _KILNS["corwen smoke pits"]),
+        _asked("d", "divide_numbers", {"a": 640, "b": 7}),
+        _answered("d", "91.42857142857143"),
+    ]
+    message = _reply(local_server, done, get_nail_forge, get_charcoal_kiln, divide_numbers)
+    assert not message.tool_calls, message.tool_calls
+    assert re.search(r"91\.4", message.content or ""), message.content
+
+
+# 83. The record a chain reached, taken on by the question's own number ("… and what would
+# three kilns like it burn?"): the small model answered with the one kiln's tonnes. The
+# record's number and the question's are planned as one expression.
+
+
+def test_the_record_a_chain_reached_is_taken_on_by_the_questions_number(local_server) -> None:
+    question = (
+        "Ashby Nail Forge buys its charcoal from a kiln. How many tonnes does that kiln burn "
+        "a year, and how many would three kilns like it burn?"
+    )
+    message = _after_the_chain(local_server, question, multiply_numbers, add_numbers)
+    asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
+    assert len(asked) == 1 and asked[0][0] == "multiply_numbers", (message.content, asked)
+    assert sorted(asked[0][1].values()) == [3, 640], asked
+
+
+# 84. After a word problem's last step, a call of a tool the question never asks for
+# (``count_words("180 words")``), or one that undoes the last step, is no step: the answer is
+# the last result.
+
+
+def test_no_step_follows_the_sum_but_the_answer(local_server) -> None:
+    question = (
+        "We made 250 litres of soup and served 70 litres. The rest is shared equally among 12 "
+        "pots: how many litres go in each pot?"
+    )
+    messages = [
+        {"role": "user", "content": question},
+        _asked("s", "subtract_numbers", {"a": 250, "b": 70}),
+        _answered("s", "180"),
+        _asked("d", "divide_numbers", {"a": 180, "b": 12}),
+        _answered("d", "15"),
+    ]
+    message = _reply(local_server, messages, subtract_numbers, divide_numbers, count_letters)
+    assert not message.tool_calls, message.tool_calls
+    assert re.search(r"(?<!\d)15(?!\d)", message.content or ""), message.content

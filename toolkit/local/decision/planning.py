@@ -51,7 +51,7 @@ from toolkit.local.decision.phrases import asking_sentence, without_names, write
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import READING_INSTRUCTION, READING_REQUEST
 from toolkit.local.decision.rates import asked_rate, rated_record
-from toolkit.local.decision.records import asked_number, name_words
+from toolkit.local.decision.records import asked_number, name_words, record_fields
 from toolkit.local.decision.scaling import reached_lookups
 from toolkit.local.decision.turn import last_question, results_combined, turn_calls
 from toolkit.local.format.events import Event, Finished
@@ -251,7 +251,8 @@ class PlanWriter:
             and arguments.get(second) == divisor
             and results[0] is not None
         ):
-            self.worked = _worked(f"{dividend} / {divisor}", results[0])
+            labels = {n.replace(",", ""): label for label, n in record_fields(record)}
+            self.worked = _worked(f"{dividend} / {divisor}", results[0], labels)
             return []
         return None
 
@@ -298,7 +299,9 @@ class PlanWriter:
             return None
         due = steps_due(plan, tools, made, results)
         if due == [] and results:
-            self.worked = _worked(plan.expression, results[-1])
+            value = (asked or "").replace(",", "")
+            labels = {n: label for label, n in record_fields(record) if n == value}
+            self.worked = _worked(plan.expression, results[-1], labels)
         if due and not self.job.parallel_tool_calls:
             return due[:1]
         return due
@@ -396,8 +399,16 @@ _EXPRESSIONS: dict[tuple[int, str, str, str], str] = {}
 _KEPT_EXPRESSIONS = 64
 
 
-def _worked(expression: str, result: str | None) -> str | None:
-    """An expression and the number its last step's result states ("245 * 3 = 735"); ``None``
-    when the result states no one number."""
+def _worked(expression: str, result: str | None, labels: Mapping[str, str]) -> str | None:
+    """An expression, each number of a record with its label after it, and the number its
+    last step's result states ("245 (ticket price eur) * 3 = 735"); ``None`` when the result
+    states no one number."""
     spellings = re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])", result or "")
-    return f"{expression} = {spellings[0]}" if len(spellings) == 1 else None
+    if len(spellings) != 1:
+        return None
+    said = re.sub(
+        r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])",
+        lambda m: f"{m[0]} ({labels[m[0]]})" if m[0] in labels else m[0],
+        expression,
+    )
+    return f"{said} = {spellings[0]}"
