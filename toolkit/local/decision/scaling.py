@@ -11,8 +11,8 @@ under :func:`~toolkit.local.decision.combining.once_grammar`: each number used o
 used) and followed step by step.
 
 The record is the one :func:`~toolkit.local.decision.rates.rated_record` finds: the last a chain
-reached, or the one the turn looked up. A number the lookups took (a name's "Route 7"), one the
-record states, and a year are no operands.
+reached, or the one the turn looked up. A number the lookups took (a name's "Route 7"), the
+record's number asked for said again, and a year are no operands.
 """
 
 from __future__ import annotations
@@ -43,13 +43,13 @@ _YEAR = re.compile(r"1\d{3}|20\d{2}")
 
 def told_numbers(question: str, taken: set[float], stated: set[float]) -> list[float]:
     """The numbers a question states for arithmetic: in digits, in words ("a family of
-    three") or as a factor ("翻一番", "double it"), but none a lookup took, the record
-    states, or that is a year.
+    three") or as a factor ("翻一番", "double it"), but none a lookup took, the record's
+    number asked for (said again: "does it still charge 18 euros?"), or a year.
 
     Args:
         question: The user's question.
         taken: The numbers the turn's lookups took.
-        stated: The numbers the record states.
+        stated: The record's number asked for.
 
     Returns:
         The numbers, in order of value.
@@ -97,7 +97,7 @@ def reached_lookups(
         for n in numbers_of(arguments_of(call))
     }
     question = last_question(messages)
-    told = told_numbers(question, taken, stated)
+    told = told_numbers(question, taken, {value})
     if not told:
         return None
     # Each once: a number the question says again is the same quantity ("for 4 nights …

@@ -1,0 +1,56 @@
+"""The record a turn reached, taken on by the question's own numbers."""
+
+from __future__ import annotations
+
+import json
+
+from toolkit.local.decision.arithmetic import Tools
+from toolkit.local.decision.combining import once_grammar, read_combination
+from toolkit.local.decision.planning import _worked
+from toolkit.local.decision.scaling import reached_lookups, told_numbers
+
+_PORT = "name: Ashgrove Ferry | ferries: 4 | crossings_per_day: 36 | fare_eur: 18 | founded: 1952"
+_TOOLS = Tools({"*": ("multiply_by", "value", "factor"), "+": ("add_up", "a", "b")}, None)
+
+
+def _turn(question: str, steps: list[tuple[str, dict, str]]) -> list[dict]:
+    messages: list[dict] = [{"role": "user", "content": question}]
+    for at, (tool, arguments, result) in enumerate(steps):
+        function = {"name": tool, "arguments": json.dumps(arguments)}
+        call = {"id": f"c{at}", "type": "function", "function": function}
+        messages.append({"role": "assistant", "content": "", "tool_calls": [call]})
+        messages.append({"role": "tool", "tool_call_id": f"c{at}", "content": result})
+    return messages
+
+
+def test_the_numbers_a_question_states_for_arithmetic():
+    assert told_numbers("What would fares for a family of three cost?", set(), set()) == [3.0]
+    assert told_numbers("要是明年翻一番，会是多少？", set(), set()) == [2.0]
+    assert told_numbers("再招8个工人，一共会有多少名工人？", set(), set()) == [8.0]
+    # a year, a number a lookup took and one the record states are no operands
+    assert told_numbers("How many crossings did it make in 2023?", set(), set()) == []
+    assert told_numbers("How busy is Route 7 today?", {7.0}, set()) == []
+    assert told_numbers("Does it still charge 18 euros?", set(), {18.0}) == []
+
+
+def test_the_reached_records_asked_number_and_the_questions_make_one_expression():
+    question = "What is the fare at Ashgrove Ferry, and what would four fares cost?"
+    messages = _turn(question, [("get_ferry", {"name": "Ashgrove Ferry"}, _PORT)])
+    lookups = reached_lookups(messages, _TOOLS, "18")
+    assert lookups is not None
+    assert lookups.values == [4.0, 18.0]
+    assert once_grammar(lookups) is not None
+    assert read_combination("18 * 4", lookups) is not None
+    assert read_combination("18 * 4 * 4", lookups) is None  # each number once
+    assert read_combination("36 * 4", lookups) is None  # not the number asked for
+    # no number asked for, one the record does not state, or no number of the question
+    assert reached_lookups(messages, _TOOLS, None) is None
+    assert reached_lookups(messages, _TOOLS, "99") is None
+    plain = _turn("What is the fare?", [("get_ferry", {"name": "Ashgrove Ferry"}, _PORT)])
+    assert reached_lookups(plain, _TOOLS, "18") is None
+
+
+def test_a_worked_result_names_its_records_labels():
+    assert _worked("18 * 4", "72", {"18": "fare eur"}) == "18 (fare eur) * 4 = 72"
+    assert _worked("640 / 7", "Each part: 91.43", {}) == "640 / 7 = 91.43"
+    assert _worked("640 / 7", "no result", {}) is None
