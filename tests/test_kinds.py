@@ -302,3 +302,14 @@ def test_names_listed_in_capitals_are_things_to_look_up():
     assert not names_listed("Who painted the Sistine Chapel?", schemas)  # one name
     assert not names_listed("Paris and London: which is colder?", schemas)  # the first words
     assert not names_listed("Is Dunmorrow or Wrennock cheaper?", {})  # no lookup offered
+
+
+def test_the_place_name_a_chinese_phrase_begins_with():
+    from toolkit.local.decision.kinds import place_head
+
+    assert place_head("奎雷尔织房最大的客户是一家攀岩馆。") == "奎雷尔织房"
+    assert place_head("布兰诺克升空草场每次放飞热气球") == "布兰诺克升空草场"
+    assert place_head("泽尔布鲁克豆腐厨房") is None  # a name, no phrase after it
+    assert place_head("北京的天气") is None  # no place's ending before the phrase
+    assert place_head("那家厂一天能装多少罐") is None
+    assert place_head("Quenby Studio's biggest client") is None

@@ -42,7 +42,7 @@ from toolkit.local.decision.grounding import (
     rules_out_extra_call,
     uses_given_values,
 )
-from toolkit.local.decision.kinds import is_phrase, name_before_kind, place_names
+from toolkit.local.decision.kinds import is_phrase, name_before_kind, place_head, place_names
 from toolkit.local.decision.mentions import writes_out
 from toolkit.local.decision.numbers import (
     known_numbers,
@@ -774,6 +774,9 @@ class CallWriter:
             places = place_names(value) if is_phrase(value) and writes_spaceless(value) else []
             if places and self.policy.places_in_phrases:  # the question sent: its names
                 formed[value] = places
+            head = place_head(value) if not places and self.policy.places_in_phrases else None
+            if head is not None:  # "奎雷尔织房" of "奎雷尔织房最大的客户是一家攀岩馆。"
+                formed[value] = [head]
             whole = ampersand_name(value, asked) if self.policy.ampersand_names else None
             if whole is not None:  # "Kessly Key" of "Kessly Key & Ribbon": the name whole
                 formed[value] = [whole]

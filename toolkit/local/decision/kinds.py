@@ -43,6 +43,7 @@ __all__ = [
     "names_listed",
     "names_nothing",
     "names_of_a_kind",
+    "place_head",
 ]
 
 #: The longest dictionary word a name's end is read as (characters).
@@ -556,6 +557,30 @@ def place_names(text: str) -> list[str]:
         and not _PHRASE.search(run)
         and (run[-1] in _PLACE_ENDS or run.endswith(_PLACE_WORDS))
     ]
+
+
+def place_head(value: str) -> str | None:
+    """The name of a place or business a Chinese phrase begins with, before the first word
+    no name holds ("奎雷尔织房" of "奎雷尔织房最大的客户是一家攀岩馆。", "布兰诺克升空草场" of
+    "布兰诺克升空草场每次放飞热气球"): a question's sentence sent as a name.
+
+    Args:
+        value: A text value.
+
+    Returns:
+        The name (four characters or more, ending with a place's last character or word), or
+        ``None``.
+    """
+    if not writes_spaceless(value):
+        return None
+    marker = _PHRASE.search(value) or re.search("每", value)
+    if marker is None or marker.start() < 4:
+        return None
+    head = _BEFORE_NAME.split(value[: marker.start()])[0].strip()
+    ends = [i + 1 for i, c in enumerate(head) if c in _PLACE_ENDS]
+    ends += [head.index(w) + len(w) for w in _PLACE_WORDS if w in head]
+    end = max((e for e in ends if e >= 4), default=0)
+    return head[:end] if end else None
 
 
 def writes_place_name(text: str) -> bool:
