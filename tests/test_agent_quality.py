@@ -2647,14 +2647,16 @@ def test_a_refused_name_is_not_run_on_into_the_question(local_server) -> None:
 # the answer states its result.
 
 
-def _after_the_chain(local_server, question: str, *tools) -> Any:
-    """The embedded model's reply once the forge's and then its kiln's records are in."""
+def _after_the_chain(local_server, question: str, *tools, then: tuple[dict, ...] = ()) -> Any:
+    """The embedded model's reply once the forge's and then its kiln's records are in (and
+    the messages ``then``)."""
     messages = [
         {"role": "user", "content": question},
         _asked("f", "get_nail_forge", {"name": "Ashby Nail Forge"}),
         _answered("f", _FORGES["ashby nail forge"]),
         _asked("k", "get_charcoal_kiln", {"name": "Corwen Smoke Pits"}),
         _answered("k", _KILNS["corwen smoke pits"]),
+        *then,
     ]
     return _reply(local_server, messages, get_nail_forge, get_charcoal_kiln, *tools)
 
@@ -2667,16 +2669,11 @@ def test_a_rate_of_the_record_a_chain_reached_is_divided(local_server) -> None:
     message = _after_the_chain(local_server, question, divide_numbers, add_numbers)
     asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
     assert asked == [("divide_numbers", {"a": 640, "b": 7})], (message.content, asked)
-    done = [
-        {"role": "user", "content": question},
-        _asked("f", "get_nail_forge", {"name": "Ashby Nail Forge"}),
-        _answered("f", _FORGES["ashby nail forge"]),
-        _asked("k", "get_charcoal_kiln", {"name": "Corwen Smoke Pits"}),
-        _answered("k", _KILNS["corwen smoke pits"]),
+    divided = (
         _asked("d", "divide_numbers", {"a": 640, "b": 7}),
         _answered("d", "91.42857142857143"),
-    ]
-    message = _reply(local_server, done, get_nail_forge, get_charcoal_kiln, divide_numbers)
+    )
+    message = _after_the_chain(local_server, question, divide_numbers, then=divided)
     assert not message.tool_calls, message.tool_calls
     assert re.search(r"91\.4", message.content or ""), message.content
 

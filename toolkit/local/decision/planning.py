@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolkit.local.decision.arithmetic import (
     EXPRESSION_PROMPTS,
+    Plan,
     Tools,
     agreed_plan,
     arithmetic_tools,
@@ -27,6 +28,7 @@ from toolkit.local.decision.arithmetic import (
 )
 from toolkit.local.decision.combining import (
     COMBINING_PROMPTS,
+    Lookups,
     agreed_combination,
     arithmetic_calls,
     asks_average,
@@ -196,19 +198,8 @@ class PlanWriter:
         if lookups is None:
             return None
         sum_only = self.policy.sums_added_only and asks_sum_only(lookups.question)
-        grammar = once_grammar(lookups, sum_only=sum_only)
-        if grammar is None:
-            return None
-        text = combining_text(lookups)
-        plan = agreed_combination(
-            [self._expression(p, text, grammar) for p in COMBINING_PROMPTS], lookups
-        )
-        if plan is None:
-            return None
-        due = steps_due(plan, tools, made, results)
-        if due and not self.job.parallel_tool_calls:
-            return due[:1]
-        return due
+        followed = self._combination_followed(lookups, tools, made, results, sum_only=sum_only)
+        return None if followed is None else followed[1]
 
     def rate_steps(self) -> list[tuple[str, dict[str, Any]]] | None:
         """The division a question asks of the one record the turn reached or looked up:
@@ -221,15 +212,10 @@ class PlanWriter:
             The division's call; ``[]`` once it has its result; ``None`` when no rate is
             asked, no tool divides, or the turn made other calls after the record.
         """
-        if not self.policy.rates_divided or not self.job.constrained:
+        reached = self._reached_record() if self.policy.rates_divided else None
+        if reached is None or "/" not in reached[0].operations:
             return None
-        tools = arithmetic_tools(self.job.tools, among=True)
-        if tools is None or "/" not in tools.operations:
-            return None
-        rated = rated_record(self.job.messages, tools)
-        if rated is None:
-            return None
-        record, made, results = rated
+        tools, (record, made, results) = reached
         question = last_question(self.job.messages)
         ignore = {w for t in self.job.tool_names for w in name_words(t)}
         rate = asked_rate(question, record, ignore)
@@ -256,6 +242,17 @@ class PlanWriter:
             return []
         return None
 
+    def _reached_record(
+        self,
+    ) -> tuple[Tools, tuple[str, list[Mapping[str, Any]], list[str | None]]] | None:
+        """The arithmetic tools and the record the turn reached or looked up, with the
+        arithmetic calls after it (:func:`~toolkit.local.decision.rates.rated_record`)."""
+        if not self.job.constrained:
+            return None
+        tools = arithmetic_tools(self.job.tools, among=True)
+        rated = None if tools is None else rated_record(self.job.messages, tools)
+        return None if tools is None or rated is None else (tools, rated)
+
     def scaled_steps(self) -> list[tuple[str, dict[str, Any]]] | None:
         """The calls that take the record the turn reached on by the numbers the question
         states for it ("what would tickets for a family of three cost?" after the port's
@@ -268,15 +265,10 @@ class PlanWriter:
             record was reached, its number asked for is not known, the question states no
             number for it, the readings are no plan or disagree, or the turn left the plan.
         """
-        if not self.policy.records_scaled or not self.job.constrained:
+        reached = self._reached_record() if self.policy.records_scaled else None
+        if reached is None:
             return None
-        tools = arithmetic_tools(self.job.tools, among=True)
-        if tools is None:
-            return None
-        rated = rated_record(self.job.messages, tools)
-        if rated is None:
-            return None
-        record, made, results = rated
+        tools, (record, made, results) = reached
         question = last_question(self.job.messages)
         if writes_spaceless(question):
             asked = self.picked_number(record)
@@ -288,7 +280,29 @@ class PlanWriter:
         lookups = reached_lookups(self.job.messages, tools, asked)
         if lookups is None:
             return None
-        grammar = once_grammar(lookups)
+        followed = self._combination_followed(lookups, tools, made, results)
+        if followed is None:
+            return None
+        plan, due = followed
+        if due == [] and results:
+            value = (asked or "").replace(",", "")
+            labels = {n: label for label, n in record_fields(record) if n == value}
+            self.worked = _worked(plan.expression, results[-1], labels)
+        return due
+
+    def _combination_followed(
+        self,
+        lookups: Lookups,
+        tools: Tools,
+        made: Sequence[Mapping[str, Any]],
+        results: Sequence[str | None],
+        *,
+        sum_only: bool = False,
+    ) -> tuple[Plan, list[tuple[str, dict[str, Any]]]] | None:
+        """The plan the model's expressions over the lookups agree on, and its calls due
+        next (only the first, without parallel calls); ``None`` when there is no such plan
+        or the turn left it."""
+        grammar = once_grammar(lookups, sum_only=sum_only)
         if grammar is None:
             return None
         text = combining_text(lookups)
@@ -298,13 +312,9 @@ class PlanWriter:
         if plan is None:
             return None
         due = steps_due(plan, tools, made, results)
-        if due == [] and results:
-            value = (asked or "").replace(",", "")
-            labels = {n: label for label, n in record_fields(record) if n == value}
-            self.worked = _worked(plan.expression, results[-1], labels)
-        if due and not self.job.parallel_tool_calls:
-            return due[:1]
-        return due
+        if due is None:
+            return None
+        return plan, due[:1] if due and not self.job.parallel_tool_calls else due
 
     def asked_combination(self) -> list[tuple[str, dict[str, Any]]] | None:
         """The calls that combine this turn's looked-up values when the model would answer in
