@@ -301,3 +301,57 @@ def test_an_answer_that_copies_the_comparisons_label_is_given_without_it():
     assert "".join(e.text for e in chinese) == "长江更长。"
     untouched = [ContentDelta("The comparison: x")]
     assert without_label(untouched) == untouched
+
+
+def test_the_older_of_two_things_founded_is_the_earlier_year():
+    founded = _looked_up(
+        "Which is older, Alder Forge or Birch Forge?",
+        "get_forge",
+        "name",
+        ("Alder Forge", "Alder Forge: founded 1896, 12 smiths, 4 anvils"),
+        ("Birch Forge", "Birch Forge: founded 1838, 9 smiths, 6 anvils"),
+    )
+    assert comparison(founded) == "Comparison: Birch Forge (1838) is older than Alder Forge (1896)."
+    # an age is compared as it is: the larger is older
+    aged = _looked_up(
+        "Which is older, Alder Forge or Birch Forge?",
+        "get_forge",
+        "name",
+        ("Alder Forge", "Alder Forge: age 128 years, 12 smiths"),
+        ("Birch Forge", "Birch Forge: age 186 years, 9 smiths"),
+    )
+    assert comparison(aged) == "Comparison: Birch Forge (186) is older than Alder Forge (128)."
+
+
+def test_records_of_two_tools_each_looked_up_by_its_name_are_compared():
+    messages = [
+        {"role": "user", "content": "Which is older, Corran Mill or Dunlow Forge?"},
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {
+                    "id": "m",
+                    "type": "function",
+                    "function": {"name": "get_mill", "arguments": '{"name": "Corran Mill"}'},
+                },
+                {
+                    "id": "f",
+                    "type": "function",
+                    "function": {"name": "get_forge", "arguments": '{"name": "Dunlow Forge"}'},
+                },
+            ],
+        },
+        {"role": "tool", "tool_call_id": "m", "content": "Corran Mill: founded 1896, 5 wheels"},
+        {"role": "tool", "tool_call_id": "f", "content": "Dunlow Forge: founded 1838, 9 smiths"},
+    ]
+    assert (
+        comparison(messages) == "Comparison: Dunlow Forge (1838) is older than Corran Mill (1896)."
+    )
+    # a step of two numbers (a difference) is no record to compare
+    messages[1]["tool_calls"][1]["function"] = {
+        "name": "subtract",
+        "arguments": '{"a": 1896, "b": 1838}',
+    }
+    messages[3]["content"] = "58"
+    assert comparison(messages) is None

@@ -5,16 +5,18 @@ and 95: the small model reads both results and answers "more in February" about 
 not — ordering two numbers is a step it gets wrong, like arithmetic. So the ordering is not
 left to it: when the question asks a comparison (a comparative or superlative word it
 recognises: "higher", "colder", "更长", "最便宜", "卖得少") and this turn's results are one
-tool's answers for different values of one argument, each stating one number (or, in a
-record of several, one of the quantity the word is about: the price of "cheaper", the year of
-"最早", :func:`labelled_numbers`), the sentence
+tool's answers for different values of one argument (or records of several tools, each looked
+up by its one name under the same parameter: a sundial maker's and a cork factory's), each
+stating one number (or, in a record of several, one of the quantity the word is about: the
+price of "cheaper", the year of "最早", the year founded of "older", which the earlier year
+is, :func:`labelled_numbers`), the sentence
 that compares them is written here (:func:`comparison`): "January (120) is more than February
 (95)." The final-answer step shows it under the results
 (:func:`~toolkit.local.decision.prompt.answer_messages`); the model still writes the answer.
 
 Nothing is said when the question asks no comparison the word lists know, when the results
-that state numbers come from several tools (a later step combined them: the difference asked
-for is a result of its own) or when two values tie.
+that state numbers come from several tools called otherwise (a later step combined them: the
+difference asked for is a result of its own) or when two values tie.
 """
 
 from __future__ import annotations
@@ -95,6 +97,12 @@ _LABELS = {
 }
 #: The comparison words of speed ("faster", "快"), whose order a time taken inverts.
 _SPEED = frozenset(_ABOUT["speed"].split())
+#: The comparison words of age ("older", "老"), whose order a year founded inverts.
+_AGE = frozenset(_ABOUT["age"].split())
+#: The words of a label that make its number the year a thing began: the older began earlier.
+_DATING = frozenset(
+    "founded built opened established started since year 建 成立 创立 创办 开业 开馆 年份".split()
+)
 #: The words of a label or unit that make its number a time taken: the faster takes less
 #: (a Chinese label's characters: 分钟, 小时, 秒).
 _DURATION = frozenset(
@@ -178,6 +186,8 @@ def _compared_number(
     found = [n for words, n in labelled_numbers(result) if words & wanted]
     if not found and adjective in _SPEED:  # "faster" over a time taken
         found = [n for words, n in labelled_numbers(result) if words & _DURATION]
+    if not found and adjective in _AGE:  # "older" over the years things were founded
+        found = [n for words, n in labelled_numbers(result) if words & _DATING]
     if len(found) == 1:
         return found[0]
     if picked is not None and (number := picked(result)) is not None:
@@ -193,8 +203,13 @@ def _adjective(word: str) -> str:
 def _time_taken(result: str, number: str) -> bool:
     """Whether a record's number is a time taken: its label or unit says minutes, hours,
     days ("response_minutes: 14", "14 分钟")."""
-    labels = [words for words, n in labelled_numbers(result) if n == number]
-    return len(labels) == 1 and bool(labels[0] & _DURATION)
+    return _labelled_by(result, number, _DURATION)
+
+
+def _labelled_by(result: str, number: str, words: frozenset[str]) -> bool:
+    """Whether a record's number stands under one label that holds one of the words."""
+    labels = [said for said, n in labelled_numbers(result) if n == number]
+    return len(labels) == 1 and bool(labels[0] & words)
 
 
 def _looked_up(messages: Sequence[Mapping[str, Any]]) -> list[tuple[str, dict, str]]:
@@ -234,7 +249,11 @@ def compared_entries(
     order = asked_order(question)
     # A result without a number (a birthplace looked up on the side) compares nothing.
     found = [f for f in _looked_up(messages) if said_numbers(f[2])]
-    if order is None or len(found) < 2 or len({tool for tool, _, _ in found}) != 1:
+    if order is None or len(found) < 2:
+        return None
+    if len({tool for tool, _, _ in found}) != 1 and len({tuple(a) for _, a, _ in found}) != 1:
+        return None  # records of several tools: each looked up by its one name, alike
+    if len({tool for tool, _, _ in found}) != 1 and any(len(a) != 1 for _, a, _ in found):
         return None
     keys = {k for _, arguments, _ in found for k in arguments}
     varying = [k for k in keys if len({json.dumps(a.get(k)) for _, a, _ in found}) > 1]
@@ -242,7 +261,7 @@ def compared_entries(
         return None
     word, larger, _ = order
     ignore = {w for tool, _, _ in found for w in name_words(tool)}  # "salt works" names no label
-    entries, times = [], []
+    entries, times, dates = [], [], []
     for _, arguments, result in found:
         number = _compared_number(result, word, question, reading, ignore, picked)
         name = arguments.get(varying[0])
@@ -250,8 +269,11 @@ def compared_entries(
             return None
         entries.append((float(number), name, number))
         times.append(_time_taken(result, number))
+        dates.append(_labelled_by(result, number, _DATING))
     if _adjective(word) in _SPEED and all(times):
         larger = not larger  # "faster" over response minutes: the fewer minutes
+    if _adjective(word) in _AGE and all(dates):
+        larger = not larger  # "older" over the years founded: the earlier year
     entries.sort(key=lambda e: e[0], reverse=larger)
     return None if entries[0][0] == entries[1][0] else entries
 
