@@ -54,3 +54,21 @@ def test_a_worked_result_names_its_records_labels():
     assert _worked("18 * 4", "72", {"18": "fare eur"}) == "18 (fare eur) * 4 = 72"
     assert _worked("640 / 7", "Each part: 91.43", {}) == "640 / 7 = 91.43"
     assert _worked("640 / 7", "no result", {}) is None
+
+
+def test_an_answer_that_leaves_out_the_working_ends_with_it():
+    from toolkit.local.decision.decoding import with_working
+    from toolkit.local.format.events import ContentDelta, Finished
+
+    worked = "245 (ticket price eur) * 3 = 735"
+    done = Finished("stop", 10, 5, "text")
+    short = with_working([ContentDelta("Three tickets cost 735 euros."), done], worked, False)
+    assert [e.text for e in short if isinstance(e, ContentDelta)] == [
+        "Three tickets cost 735 euros.",
+        " (245 * 3 = 735)",
+    ]
+    assert short[-1] is done
+    whole = [ContentDelta("A ticket is 245 euros; three cost 735.")]
+    assert with_working(whole, worked, False) == whole
+    chinese = with_working([ContentDelta("一共735欧元。")], worked, True)
+    assert chinese[-1].text == "（245 * 3 = 735）"

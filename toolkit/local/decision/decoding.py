@@ -917,6 +917,9 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             self.measure_names()
             yield from self.calls(None)
             return
+        if worked is not None and result is not None and self.policy.working_shown:
+            spaceless = writes_spaceless(last_question(self.job.messages))
+            events = with_working(events, worked, spaceless)
         yield from events
 
     def echo_ends(self, answer: str) -> list[str]:
@@ -1287,6 +1290,31 @@ _WRITTEN_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 _CALL_OPENING = re.compile(r"\{\s*[\"']")
 #: A letter of any script: a word's mark in a text answer.
 _LETTER = re.compile(r"[^\W\d_]")
+
+
+def with_working(events: list[Event], worked: str, spaceless: bool) -> list[Event]:
+    """An answer's events, with how its result was worked out after them ("(245 * 3 = 735)")
+    when the answer leaves out the record's number it rests on, or the result
+    (:attr:`~ToolPolicy.working_shown`).
+
+    Args:
+        events: The answer's events.
+        worked: The working, each record's number with its label ("245 (ticket price eur) * 3
+            = 735").
+        spaceless: Whether the question is written without spaces (Chinese brackets then).
+
+    Returns:
+        The events, the working added when it is needed.
+    """
+    plain = re.sub(r"\s*\([^()]*\)", "", worked)
+    answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
+    rested = [*re.findall(r"(\d+(?:\.\d+)?) \(", worked), worked.rsplit("=", 1)[-1].strip()]
+    needed = [n for n in rested if not _states(answer, [n])]
+    if not needed:
+        return events
+    shown = ContentDelta(f"（{plain}）" if spaceless else f" ({plain})")
+    at = next((i for i, e in enumerate(events) if not isinstance(e, ContentDelta)), len(events))
+    return [*events[:at], shown, *events[at:]]
 
 
 def without_label(events: list[Event]) -> list[Event]:

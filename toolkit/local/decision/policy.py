@@ -369,6 +369,10 @@ class ToolPolicy:
             (:func:`~toolkit.local.decision.kinds.names_listed`): "I'm choosing between
             Dunmorrow and Wrennock for a new set of pipes. Which one is cheaper?" was answered
             "by $100 per set" beside ``bagpipe_workshop_info``.
+        working_shown: An answer from a rate's or a reached record's worked result that
+            leaves out a number of the working ends with it ("(245 * 3 = 735)"): asked the
+            price of a ticket and of three, the small model stated only the total, and wrote
+            the working's numbers into the wrong clauses as often as not.
         sums_end_turns: After a turn of arithmetic calls whose last step combined the results
             and left no number unused, a call of another tool the question does not ask for
             is rejected (:meth:`~toolkit.local.decision.turn.CallJudge.after_the_sum`):
@@ -750,6 +754,7 @@ class ToolPolicy:
     name_reached: bool = True
     rates_divided: bool = True
     sums_end_turns: bool = True
+    working_shown: bool = True
     listed_names_looked_up: bool = True
     possessives_bare: bool = True
     records_scaled: bool = True
