@@ -72,3 +72,8 @@ def test_an_answer_that_leaves_out_the_working_ends_with_it():
     assert with_working(whole, worked, False) == whole
     chinese = with_working([ContentDelta("一共735欧元。")], worked, True)
     assert chinese[-1].text == "（245 * 3 = 735）"
+
+
+def test_a_worked_expression_is_shown_without_the_brackets_around_it():
+    assert _worked("(4 * 120)", "480", {"120": "nightly rate"}) == "4 * 120 (nightly rate) = 480"
+    assert _worked("(2 + 3) * (4 + 5)", "45", {}) == "(2 + 3) * (4 + 5) = 45"

@@ -416,6 +416,11 @@ def _worked(expression: str, result: str | None, labels: Mapping[str, str]) -> s
     spellings = re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])", result or "")
     if len(spellings) != 1:
         return None
+    while expression.startswith("(") and expression.endswith(")"):  # "(4 * 120)"
+        inner = expression[1:-1]
+        if inner.count("(") != inner.count(")") or inner.find(")") < inner.find("("):
+            break
+        expression = inner
     said = re.sub(
         r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])",
         lambda m: f"{m[0]} ({labels[m[0]]})" if m[0] in labels else m[0],
