@@ -494,3 +494,29 @@ def test_a_refused_thing_of_the_names_before_it_is_left_out():
     # a name after the others, but no thing of theirs (no 的 before it): the plan waits
     listed = "奎伦钟表坊、邓马罗钟表所和待修钟表一共有多少件？"
     assert looked_up(_conversation(listed, results, arguments=names), tools) is None
+
+
+def test_a_name_refused_by_one_tool_and_answered_by_another_in_the_step_is_left_out():
+    tools = arithmetic_tools([LOOKUP, CALCULATE], among=True)
+    question = "How many people work at Cindermoss Roasters and Tumbleford Cart put together?"
+    results = [
+        "Cindermoss Roasters: staff 9",
+        "Tumbleford Cart: staff 4",
+        "error: no roastery matches 'Tumbleford Cart'",
+        "There is no cart named 'Cindermoss Roasters'.",
+    ]
+    names = [
+        {"name": "Cindermoss Roasters"},
+        {"name": "Tumbleford Cart"},
+        {"name": "Tumbleford Cart"},
+        {"name": "Cindermoss Roasters"},
+    ]
+    messages = _conversation(question, results, arguments=names)
+    messages[1]["tool_calls"][1]["function"]["name"] = "cart_lookup"
+    messages[1]["tool_calls"][3]["function"]["name"] = "cart_lookup"
+    lookups = looked_up(messages, tools)
+    assert lookups is not None and len(lookups.results) == 2
+
+
+def test_each_on_its_own_in_chinese():
+    assert asks_each("阿什格罗夫调音行和德拉库尔服务社，各自负责多少座教堂？")

@@ -313,3 +313,10 @@ def test_the_place_name_a_chinese_phrase_begins_with():
     assert place_head("北京的天气") is None  # no place's ending before the phrase
     assert place_head("那家厂一天能装多少罐") is None
     assert place_head("Quenby Studio's biggest client") is None
+
+
+def test_place_names_joined_by_plus_and_a_docks_name():
+    from toolkit.local.decision.kinds import place_names
+
+    question = "洛里默船屋码头加上塔姆辛水上码头，总共能提供多少个泊位？"
+    assert place_names(question) == ["洛里默船屋码头", "塔姆辛水上码头"]

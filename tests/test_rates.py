@@ -97,3 +97,14 @@ def test_what_the_question_counts_names_the_dividend_where_a_tool_says_it_too():
     )
     question = "On an average day, how many noodles does each cook at that place make?"
     assert asked_rate(question, record, ["noodle", "bar", "lookup"]) == ("1800", "6")
+
+
+def test_a_difference_of_two_things_one_record_counts():
+    from toolkit.local.decision.rates import asked_gap
+
+    record = '{"name": "Tessary Knot Guild", "members": 21, "looms": 8, "founded": 1978}'
+    more = "The curtains were woven by a guild. How many more members than looms does it have?"
+    assert asked_gap(more, record) == ("21", "8")
+    assert asked_gap("How many fewer looms than members are there?", record) == ("21", "8")
+    assert asked_gap("How many more members does it have than Ardley?", record) is None
+    assert asked_gap("How many members does it have?", record) is None

@@ -453,3 +453,12 @@ def test_a_steps_values_one_tool_knew_none_of_are_asked_of_the_tool_that_answere
     # a tool that answered for some value in the turn knows its own: its failures stay
     known = [(_call("s3", "get_bridge", place="鸥翼桥"), "Gullwing Bridge: 1890")]
     assert rerouted_failures(_turn(question, known, step), tools) == []
+
+
+def test_a_names_first_words_the_user_wrote_are_a_form_of_it() -> None:
+    question = "Mooring at Lorrimer vs Tamsin Water Marina: which has the higher fee?"
+    assert forms_of("Lorrimer Water Marina", [], 0.8, question=question) == ["Lorrimer"]
+    barge = "What does a ticket cost on the Pellucid barge, and on the Dorrow one?"
+    assert forms_of("Pellucid Barge", [], 0.8, question=barge) == ["Pellucid"]
+    # a name the user wrote whole has no such form
+    assert forms_of("Tamsin Water Marina", [], 0.8, question=question) == []

@@ -762,7 +762,7 @@ class CallWriter:
             return named_keys(error, value, asked)
 
         formed = {
-            v: forms_of(v, said, self.policy.slip_ratio, listed, named(v))
+            v: forms_of(v, said, self.policy.slip_ratio, listed, named(v), asked)
             if v not in offered
             else []
             for v in refused

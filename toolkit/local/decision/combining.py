@@ -111,7 +111,7 @@ _COMBINATION = re.compile(
 )
 #: A question that asks for each value on its own ("各有多少", "分别是多少", "How deep is each
 #: mine?", "respectively").
-_EACH = re.compile(r"(?<![a-z])(?:each|respectively|individually)(?![a-z])|各(?!种|位|自)|分别")
+_EACH = re.compile(r"(?<![a-z])(?:each|respectively|individually)(?![a-z])|各(?!种|位)|分别")
 #: Label words of a number that dates a thing, and of a rate (no date: "visitors per year").
 _DATING = frozenset(
     {*"founded built opened established since year born dated started launched".split(), "建", "年"}
@@ -197,16 +197,20 @@ def arithmetic_calls(
 
 
 def _answered_later(lookups: Sequence[tuple[Mapping[str, Any], str | None, int]], at: int) -> bool:
-    """Whether a call of the same tool as the lookup ``at``, or of another tool with the same
-    text values (the value asked of the tool that knows it), was answered in a later step."""
+    """Whether a call of the same tool as the lookup ``at`` was answered in a later step, or
+    a call of another tool with the same text values in any step (the value asked of the tool
+    that knows it: each of two names asked of both tools at once)."""
     tool, step = lookups[at][0]["function"]["name"], lookups[at][2]
     texts = text_values(lookups[at][0])
     return any(
-        (call["function"]["name"] == tool or (texts and text_values(call) == texts))
-        and later > step
+        i != at
         and answer is not None
         and not is_error(answer)
-        for call, answer, later in lookups[at + 1 :]
+        and (
+            (call["function"]["name"] == tool and later > step)
+            or (bool(texts) and text_values(call) == texts)
+        )
+        for i, (call, answer, later) in enumerate(lookups)
     )
 
 

@@ -433,7 +433,7 @@ _PREPOSITION = re.compile(r"距离|离|距|从|在|给|向|对|跟|把|被|由|�
 _BEFORE_NAME = re.compile(
     r"[\s，。？！；：、,.?!;:（）()《》「」“”\"'的和与及或在由从给为是有把被对向跟离距到往]"
     r"|请告诉我|告诉我|请问|按照|根据|关于|按"
-    r"|相比|比起来|相较|比较"
+    r"|相比|比起来|相较|比较|加上|以及|还有"
 )
 #: A determiner and its measure word: what comes before a thing that is not named ("一条运河",
 #: "那座矿", "某个马厩").
@@ -446,6 +446,7 @@ _PLACE_ENDS = frozenset("厂场馆站楼园院店坊所局队社室库窖港坞�
 _PLACE_WORDS = (
     "有限公司", "俱乐部", "工作室", "合作社", "制造所", "公司", "协会", "学会", "商会", "中心",
     "商行", "集团", "基地", "作坊", "工坊", "商店", "学校", "农场", "牧场", "剧院", "剧团", "车间",
+    "码头",
 )  # fmt: skip
 #: What a phrase holds and a name does not: a particle, punctuation, a question's words.
 _PHRASE = re.compile(r"[的，。？！；：、,.?!;:最更]|多少|几|哪|吗|什么|一共|^[一那这某每各]")

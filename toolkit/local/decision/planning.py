@@ -52,7 +52,7 @@ from toolkit.local.decision.numbers import (
 from toolkit.local.decision.phrases import asking_sentence, without_names, writes_spaceless
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import READING_INSTRUCTION, READING_REQUEST
-from toolkit.local.decision.rates import asked_rate, rated_record
+from toolkit.local.decision.rates import asked_gap, asked_rate, rated_record
 from toolkit.local.decision.records import asked_number, name_words, record_fields
 from toolkit.local.decision.scaling import reached_lookups
 from toolkit.local.decision.turn import last_question, results_combined, turn_calls
@@ -205,25 +205,28 @@ class PlanWriter:
         """The division a question asks of the one record the turn reached or looked up:
         one of its numbers per another ("how many dogs are there for each musher?" of a
         kennel's "dogs: 48" and "mushers: 5"; :mod:`toolkit.local.decision.rates`,
-        :attr:`~ToolPolicy.rates_divided`). A question in Chinese that says 每 is read in its
+        :attr:`~ToolPolicy.rates_divided`), or the subtraction of one from another ("how
+        many more members than looms"). A question in Chinese that says 每 is read in its
         English reading.
 
         Returns:
-            The division's call; ``[]`` once it has its result; ``None`` when no rate is
-            asked, no tool divides, or the turn made other calls after the record.
+            The step's call; ``[]`` once it has its result; ``None`` when no such step is
+            asked, no tool does it, or the turn made other calls after the record.
         """
         reached = self._reached_record() if self.policy.rates_divided else None
-        if reached is None or "/" not in reached[0].operations:
+        if reached is None:
             return None
         tools, (record, made, results) = reached
         question = last_question(self.job.messages)
         ignore = {w for t in self.job.tool_names for w in name_words(t)}
-        rate = asked_rate(question, record, ignore)
+        operation, rate = "/", asked_rate(question, record, ignore)
         if rate is None and writes_spaceless(question) and "每" in question:
             rate = asked_rate(self.reading(), record, ignore)
-        if rate is None:
+        if rate is None:  # "how many more members than looms"
+            operation, rate = "-", asked_gap(question, record)
+        if rate is None or operation not in tools.operations:
             return None
-        tool, first, second = tools.operations["/"]
+        tool, first, second = tools.operations[operation]
         dividend, divisor = (plain_number(float(n.replace(",", ""))) for n in rate)
         if tool in tools.integers and not all(float(n).is_integer() for n in (dividend, divisor)):
             return None
@@ -238,7 +241,7 @@ class PlanWriter:
             and results[0] is not None
         ):
             labels = {n.replace(",", ""): label for label, n in record_fields(record)}
-            self.worked = _worked(f"{dividend} / {divisor}", results[0], labels)
+            self.worked = _worked(f"{dividend} {operation} {divisor}", results[0], labels)
             return []
         return None
 

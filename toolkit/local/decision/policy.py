@@ -352,7 +352,8 @@ class ToolPolicy:
             plants per hectare?") of the one record a turn reached or looked up, which states
             both but not their ratio, gets the division of the tool that divides
             (:mod:`~toolkit.local.decision.rates`): the small model answered with the
-            dividend ("48 dogs for each musher").
+            dividend ("48 dogs for each musher"). "How many more members than looms" of
+            one record gets the subtraction the same way.
         records_scaled: A question that states numbers no step used ("a family of three",
             "再招8个工人", "翻一番") over the one record a turn reached or looked up gets the
             arithmetic of those numbers and the record's number it asks for, planned as a

@@ -10,6 +10,9 @@ hectare", "saddler" of "does each saddler make"). A span of time after them ("ea
 the rate's own span, no number of the record; a record that states the rate itself ("tonnes
 per kiln: 29") is read as it is.
 
+A difference of two of its things ("How many more members than looms does that cooperative
+have?") is read the same way (:func:`asked_gap`) and asked of the tool that subtracts.
+
 The record is the one the turn reached by a chain (:func:`~toolkit.local.decision.naming.
 reached_record`), or the one record the turn looked up; the division is asked of the
 arithmetic tool that divides, and its result is the answer's.
@@ -29,7 +32,7 @@ from toolkit.local.decision.phrases import asking_sentence
 from toolkit.local.decision.records import asked_number, record_labels, stem
 from toolkit.local.decision.turn import is_error, turn_calls
 
-__all__ = ["asked_rate", "rated_record"]
+__all__ = ["asked_gap", "asked_rate", "rated_record"]
 
 #: The thing a rate is per: the word after "per", "each", "every", "for each", "for every".
 _PER = re.compile(r"(?<![a-z])(?:per|(?:for )?(?:each|every))\s+([a-z]+)", re.IGNORECASE)
@@ -84,6 +87,42 @@ def asked_rate(question: str, record: str, ignore: Iterable[str] = ()) -> tuple[
             return None
         return dividend, divisor
     return None
+
+
+#: A difference of two things a record counts: "how many more members than looms".
+_MORE_THAN = re.compile(
+    r"\bhow (?:many|much) (more|fewer|less) ([a-z]+) (?:\w+ ){0,3}?than ([a-z]+)", re.IGNORECASE
+)
+
+
+def asked_gap(question: str, record: str) -> tuple[str, str] | None:
+    """The two numbers of a record whose difference the question asks for: "How many more
+    members than looms does that cooperative have?" of "members: 21, looms: 8".
+
+    Args:
+        question: The question; its sentence that asks is read.
+        record: A tool result stating several numbers.
+
+    Returns:
+        ``(minuend, subtrahend)`` as the record writes them (the second thing's first for
+        "fewer"); ``None`` when the question asks no such difference or either thing is not
+        the one label's.
+    """
+    match = _MORE_THAN.search(asking_sentence(question))
+    labelled = record_labels(record)
+    if match is None or len(labelled) < 2:
+        return None
+    found = []
+    for word in (match[2], match[3]):
+        thing = stem(word.casefold())
+        under = [n for stems, n in labelled if thing in stems]
+        if len(under) != 1:
+            return None
+        found.append(under[0])
+    if found[0] == found[1]:
+        return None
+    more = match[1].casefold() == "more"  # "how many fewer looms than members": 21 - 8
+    return (found[0], found[1]) if more else (found[1], found[0])
 
 
 def _counted_number(

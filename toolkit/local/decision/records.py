@@ -471,6 +471,15 @@ _SAID_AS = {
     "daily": ("day",),
     "weekly": ("week",),
     "monthly": ("month",),
+    # British and American spellings ("颜色" glossed "color" for "colours")
+    "colour": ("color",),
+    "color": ("colour",),
+    "centre": ("center",),
+    "center": ("centre",),
+    "grey": ("gray",),
+    "gray": ("grey",),
+    "harbour": ("harbor",),
+    "harbor": ("harbour",),
 }
 
 

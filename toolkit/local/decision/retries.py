@@ -28,6 +28,7 @@ from toolkit.local.decision.grounding import (
     lone_text_parameter,
     occurs,
 )
+from toolkit.local.decision.kinds import place_head
 from toolkit.local.decision.mentions import ACTION_WORDS
 from toolkit.local.decision.numbers import leaves
 from toolkit.local.decision.phrases import MAX_WORDS
@@ -369,6 +370,7 @@ def forms_of(
     ratio: float,
     listed: Sequence[str] = (),
     named: Sequence[str] = (),
+    question: str = "",
 ) -> list[str]:
     """The forms of a refused value worth trying: a name copied with its translation in
     brackets, each on its own ("Wrenfold Quarry (鹪鹩褶采石场)" → "Wrenfold Quarry",
@@ -388,6 +390,8 @@ def forms_of(
         ratio: :attr:`~toolkit.local.decision.policy.ToolPolicy.slip_ratio`.
         listed: The refusal's items (:func:`listed_items`).
         named: The refusal's keys the user names (:func:`named_keys`).
+        question: The user's messages of the turn: a name's first words they write as they
+            are, when they never write it whole (:func:`_written_head`), are a form.
 
     Returns:
         The forms, without the value itself.
@@ -402,6 +406,9 @@ def forms_of(
     if head is not None and not parts:
         bare = head
     own = [bare, *(parts or _inflected(bare))]  # a list's items, or the one item's number
+    written = _written_head(bare, question)  # "Lorrimer" of "Lorrimer Water Marina"
+    if written is not None and not parts:
+        own.append(written)
     others = [
         *(p for p in phrases if is_form_of(p, value, ratio)),
         *(item for item in listed if _names(item, value) or is_form_of(item, value, ratio)),
@@ -410,6 +417,26 @@ def forms_of(
         others = [other for other in others if not parts_of(other)]  # "Kestrel and Dunmore"
     found = [*own, *others, *named]
     return [f for f in dict.fromkeys(found) if f and f != value]
+
+
+def _written_head(value: str, text: str) -> str | None:
+    """The longest run of a name's first words, in capitals, that the user's text writes as
+    it is when it never writes the name whole so ("Lorrimer" of "Lorrimer Water Marina",
+    asked "Mooring at Lorrimer vs Tamsin Water Marina"; "Pellucid" of "Pellucid Barge", asked
+    about "the Pellucid barge"): the model added words the user never said."""
+    words = value.split()
+    if len(words) < 2 or not words[0][:1].isupper() or _written(value, text):
+        return None
+    for end in range(len(words) - 1, 0, -1):
+        head = " ".join(words[:end])
+        if all(w[:1].isupper() for w in words[:end]) and _written(head, text):
+            return head
+    return None
+
+
+def _written(name: str, text: str) -> bool:
+    """Whether a text writes a name as it is, as whole words."""
+    return re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", text) is not None
 
 
 def failure_to_retry(
@@ -470,7 +497,9 @@ def failure_to_retry(
             failures.get(name, 0) == 1
             or any(named_keys(error, v, asked) for v in texts)
             or any(ampersand_name(v, asked) or _slipped_in(v) for v in texts)
-        ):  # "Kessly Key" of "… & Ribbon"; "If Ashburn Forge", "Thornlow pooled their output"
+            or any(_written_head(v, asked) or place_head(v) for v in texts)
+        ):  # "Kessly Key" of "… & Ribbon"; "If Ashburn Forge", "Thornlow pooled their output";
+            # "Pellucid Barge" of "the Pellucid barge"; "芬尼克船壳坊造的独木舟"
             return name, arguments, error
     return None
 
