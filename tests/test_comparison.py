@@ -323,28 +323,32 @@ def test_the_older_of_two_things_founded_is_the_earlier_year():
     assert comparison(aged) == "Comparison: Birch Forge (186) is older than Alder Forge (128)."
 
 
-def test_records_of_two_tools_each_looked_up_by_its_name_are_compared():
-    messages = [
-        {"role": "user", "content": "Which is older, Corran Mill or Dunlow Forge?"},
+def _lookups_of(question: str, *steps: tuple[str, str, str]) -> list[dict]:
+    """One step of lookups by name, each ``(tool, name, result)``, and their results."""
+    calls = [
         {
-            "role": "assistant",
-            "content": "",
-            "tool_calls": [
-                {
-                    "id": "m",
-                    "type": "function",
-                    "function": {"name": "get_mill", "arguments": '{"name": "Corran Mill"}'},
-                },
-                {
-                    "id": "f",
-                    "type": "function",
-                    "function": {"name": "get_forge", "arguments": '{"name": "Dunlow Forge"}'},
-                },
-            ],
-        },
-        {"role": "tool", "tool_call_id": "m", "content": "Corran Mill: founded 1896, 5 wheels"},
-        {"role": "tool", "tool_call_id": "f", "content": "Dunlow Forge: founded 1838, 9 smiths"},
+            "id": f"c{i}",
+            "type": "function",
+            "function": {"name": t, "arguments": json.dumps({"name": n})},
+        }
+        for i, (t, n, _) in enumerate(steps)
     ]
+    return [
+        {"role": "user", "content": question},
+        {"role": "assistant", "content": "", "tool_calls": calls},
+        *(
+            {"role": "tool", "tool_call_id": f"c{i}", "content": r}
+            for i, (_, _, r) in enumerate(steps)
+        ),
+    ]
+
+
+def test_records_of_two_tools_each_looked_up_by_its_name_are_compared():
+    messages = _lookups_of(
+        "Which is older, Corran Mill or Dunlow Forge?",
+        ("get_mill", "Corran Mill", "Corran Mill: founded 1896, 5 wheels"),
+        ("get_forge", "Dunlow Forge", "Dunlow Forge: founded 1838, 9 smiths"),
+    )
     assert (
         comparison(messages) == "Comparison: Dunlow Forge (1838) is older than Corran Mill (1896)."
     )
