@@ -78,6 +78,7 @@ from toolkit.local.decision.naming import names_record, reached_record, said_nam
 from toolkit.local.decision.numbers import (
     is_number,
     known_numbers,
+    lone_number,
     magnitude,
     numbers_of,
     plain_number,
@@ -1348,10 +1349,6 @@ def without_label(events: list[Event]) -> list[Event]:
 _COMPARISON_LABEL = re.compile(r"\s*(?:Comparison\s*:|比较\s*[:：])\s*")
 
 
-#: The longest result read as the one number it states beside a label ("Each part: 9.6").
-_LABELLED_RESULT = 40
-
-
 def result_spellings(result: str | None) -> list[str]:
     """The ways an answer may state a result that is one number, or a short text that states
     one ("Each part: 9.6"): as written, and rounded to one or two decimals when it has more
@@ -1366,10 +1363,10 @@ def result_spellings(result: str | None) -> list[str]:
     """
     text = (result or "").strip()
     if not re.fullmatch(r"-?\d+(?:\.\d+)?", text):  # "Each part: 9.6": its one number
-        numbers = re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])", text)
-        if len(numbers) != 1 or len(text) > _LABELLED_RESULT:
+        lone = lone_number(text)
+        if lone is None:
             return []
-        text = numbers[0]
+        text = lone
     whole, _, decimals = text.lstrip("-").partition(".")
     if decimals and not decimals.strip("0"):
         return [whole, text.lstrip("-")]  # "42.0" is said "42"

@@ -21,6 +21,7 @@ __all__ = [
     "is_number",
     "known_numbers",
     "leaves",
+    "lone_number",
     "magnitude",
     "number_spellings",
     "numbers_for_calls",
@@ -282,6 +283,29 @@ def written_numbers(text: str) -> list[str]:
         The numbers' spellings ("2026-11-24" writes "2026", "11", "24"; "-15 °C" writes "-15").
     """
     return _WRITTEN_NUMBER.findall(text)
+
+
+#: The longest result read as the one number it states beside a label ("Each part: 9.6").
+LABELLED_RESULT = 40
+#: A number standing on its own in a text, with its sign (not the "2" of "B2" or "2.5.1").
+_LONE = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
+
+
+def lone_number(text: str, longest: int | None = LABELLED_RESULT) -> str | None:
+    """The one number a short text states, as written ("Each part: 9.6" → "9.6",
+    "quotient: 120" → "120").
+
+    Args:
+        text: A tool result.
+        longest: The most characters the text may have (``None``: any).
+
+    Returns:
+        The number; ``None`` when the text states none or several, or is longer.
+    """
+    numbers = _LONE.findall(text)
+    if len(numbers) != 1 or (longest is not None and len(text) > longest):
+        return None
+    return numbers[0]
 
 
 def result_text(result: str) -> str:

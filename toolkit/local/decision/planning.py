@@ -45,6 +45,7 @@ from toolkit.local.decision.kinds import lookup_keys, names_a_thing
 from toolkit.local.decision.mentions import question_names
 from toolkit.local.decision.numbers import (
     known_numbers,
+    lone_number,
     numbers_of,
     plain_number,
     written_numbers,
@@ -416,8 +417,8 @@ def _worked(expression: str, result: str | None, labels: Mapping[str, str]) -> s
     """An expression, each number of a record with its label after it, and the number its
     last step's result states ("245 (ticket price eur) * 3 = 735"); ``None`` when the result
     states no one number."""
-    spellings = re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])", result or "")
-    if len(spellings) != 1:
+    lone = lone_number(result or "", longest=None)
+    if lone is None:
         return None
     while expression.startswith("(") and expression.endswith(")"):  # "(4 * 120)"
         inner = expression[1:-1]
@@ -429,4 +430,4 @@ def _worked(expression: str, result: str | None, labels: Mapping[str, str]) -> s
         lambda m: f"{m[0]} ({labels[m[0]]})" if m[0] in labels else m[0],
         expression,
     )
-    return f"{said} = {spellings[0]}"
+    return f"{said} = {lone}"

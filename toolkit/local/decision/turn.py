@@ -64,6 +64,7 @@ from toolkit.local.decision.numbers import (
     is_number,
     known_numbers,
     leaves,
+    lone_number,
     numbers_for_calls,
     numbers_of,
     plain_number,
@@ -1215,7 +1216,5 @@ def _as_number(value: Any) -> float | None:
 
 def _one_number(result: str | None) -> float | None:
     """The one number a short result states ("480", "quotient: 120"), else ``None``."""
-    numbers = re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])", result or "")
-    if len(numbers) != 1 or len(result or "") > 40:
-        return None
-    return round(float(numbers[0]), 9)
+    lone = lone_number(result or "")
+    return None if lone is None else round(float(lone), 9)
