@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolkit.local.decision.grounding import text_values
-from toolkit.local.decision.turn import is_error, last_question, turn_calls, turn_start
+from toolkit.local.decision.turn import is_error, last_question, step_results
 
 __all__ = ["names_record", "reached_record", "said_name"]
 
@@ -43,13 +43,10 @@ def reached_record(messages: Sequence[Mapping[str, Any]]) -> tuple[str, str] | N
         ``(name, record)``, or ``None`` when the turn reached no record by a chain.
     """
     question = last_question(messages).casefold()
-    calls, results = turn_calls(messages)
-    answers = dict(zip((c.get("id") for c in calls), results, strict=True))
     earlier: list[str] = []
     reached = None
-    for step in (m for m in messages[turn_start(messages) :] if m.get("tool_calls")):
-        made = step["tool_calls"]
-        found = [answers.get(c.get("id")) for c in made]
+    for step in step_results(messages):
+        made, found = [c for c, _ in step], [r for _, r in step]
         if len(made) == 1 and found[0] is not None and not is_error(found[0]):
             values = [v.strip() for v in text_values(made[0])]
             one = len(values) == 1 and len(values[0]) >= 2  # no units, no city and its unit

@@ -37,8 +37,8 @@ from toolkit.local.decision.turn import (
     failed,
     holds_value,
     last_question,
+    step_results,
     turn_calls,
-    turn_start,
     turn_steps,
 )
 from toolkit.wire import content_text
@@ -671,34 +671,18 @@ def rerouted_failures(
     # that tool ("佩林厄姆钟绳坊" and "吉尔德摩尔钟绳工坊" of the bagpipe tool, beside
     # "斯塔夫克罗斯绳阁" the bell-rope tool answered).
     knowing = {t for t, _ in answered}
-    for step in _steps_of(messages):
-        beside = {t for t, _, r in step if r is not None and not is_error(r)}
+    for step in step_results(messages):
+        beside = {c["function"]["name"] for c, r in step if r is not None and not is_error(r)}
         if len(beside) != 1:
             continue
         (tool,) = beside
-        for failed_tool, failed_arguments, result in step:
-            other = _text_value(failed_arguments)
+        for call, result in step:
+            failed_tool, other = call["function"]["name"], _text_value(arguments_of(call))
             if result is None or not is_error(result) or other is None or tool not in lone:
                 continue
             if failed_tool not in knowing and not any(holds_value(v, other[1]) for v in said):
                 add(tool, {lone[tool]: other[1]})
     return found
-
-
-def _steps_of(
-    messages: Sequence[Mapping[str, Any]],
-) -> list[list[tuple[str, dict[str, Any], str | None]]]:
-    """This turn's steps, each its calls' tools, arguments and results."""
-    calls, answers = turn_calls(messages)
-    results = dict(zip((c.get("id") for c in calls), answers, strict=True))
-    return [
-        [
-            (c["function"]["name"], arguments_of(c), results.get(c.get("id")))
-            for c in m["tool_calls"]
-        ]
-        for m in messages[turn_start(messages) :]
-        if m.get("role") == "assistant" and m.get("tool_calls")
-    ]
 
 
 def _text_value(arguments: Mapping[str, Any]) -> tuple[str, str] | None:

@@ -232,6 +232,24 @@ def turn_steps(messages: Sequence[Mapping[str, Any]]) -> tuple[list[Mapping[str,
     return turn, steps
 
 
+def step_results(
+    messages: Sequence[Mapping[str, Any]],
+) -> list[list[tuple[dict[str, Any], str | None]]]:
+    """This turn's steps, each its calls with the result text of each (``None`` when it has
+    none).
+
+    Args:
+        messages: OpenAI messages.
+
+    Returns:
+        The steps in order, each ``(call, result)`` per call.
+    """
+    calls, results = turn_calls(messages)
+    answers = dict(zip((c.get("id") for c in calls), results, strict=True))
+    turn, steps = turn_steps(messages)
+    return [[(c, answers.get(c.get("id"))) for c in turn[i]["tool_calls"]] for i in steps]
+
+
 def all_failed(messages: Sequence[Mapping[str, Any]]) -> bool:
     """Whether every tool result since the last user message is an error (:func:`failed`).
 
