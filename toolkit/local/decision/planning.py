@@ -219,7 +219,7 @@ class PlanWriter:
             return None
         tools, (record, made, results) = reached
         question = last_question(self.job.messages)
-        ignore = {w for t in self.job.tool_names for w in name_words(t)}
+        ignore = self._tool_words()
         operation, rate = "/", asked_rate(question, record, ignore)
         if rate is None and writes_spaceless(question) and "每" in question:
             rate = asked_rate(self.reading(), record, ignore)
@@ -245,6 +245,10 @@ class PlanWriter:
             self.worked = _worked(f"{dividend} {operation} {divisor}", results[0], labels)
             return []
         return None
+
+    def _tool_words(self) -> set[str]:
+        """The words of the offered tools' names: things, not quantities, in a question."""
+        return {w for t in self.job.tool_names for w in name_words(t)}
 
     def _reached_record(
         self,
@@ -279,7 +283,7 @@ class PlanWriter:
         else:
             calls, _ = turn_calls(self.job.messages)
             names = [v for call in calls for v in text_values(call)]
-            ignore = {w for t in self.job.tool_names for w in name_words(t)}
+            ignore = self._tool_words()
             asked = asked_number(record, without_names(asking_sentence(question), names), ignore)
         lookups = reached_lookups(self.job.messages, tools, asked)
         if lookups is None:

@@ -27,7 +27,6 @@ from typing import Any
 from toolkit.local.decision.arithmetic import Tools
 from toolkit.local.decision.combining import is_arithmetic
 from toolkit.local.decision.naming import reached_record
-from toolkit.local.decision.numbers import plain_number
 from toolkit.local.decision.phrases import asking_sentence
 from toolkit.local.decision.records import asked_number, record_labels, stem
 from toolkit.local.decision.turn import is_error, turn_calls
@@ -83,7 +82,7 @@ def asked_rate(question: str, record: str, ignore: Iterable[str] = ()) -> tuple[
         divisor = under[0][1]
         rest = question[: match.start()] + " " + question[match.end() :]
         dividend = _counted_number(rest, labelled, divisor) or asked_number(record, rest, ignore)
-        if dividend is None or dividend == divisor or _value(divisor) == 0:
+        if dividend is None or dividend == divisor or float(divisor.replace(",", "")) == 0:
             return None
         return dividend, divisor
     return None
@@ -167,7 +166,3 @@ def rated_record(
     if at is None or any(i > at for i in lookups):
         return None
     return results[at] or "", list(calls[at + 1 :]), list(results[at + 1 :])
-
-
-def _value(number: str) -> float:
-    return float(plain_number(float(number.replace(",", ""))))

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from toolkit.local.decision.arithmetic import arithmetic_tools
+from toolkit.local.decision.arithmetic import Tools, arithmetic_tools
 from toolkit.local.decision.chains import (
     doubled_in_place,
     failed_step_to_resume,
@@ -511,18 +511,7 @@ class CallJudge:
         #: Whether this turn's last step combined the results and left nothing unused
         #: (:func:`results_combined`).
         self.combined = bool(self.turn_calls) and results_combined(job.messages)
-        arithmetic = arithmetic_tools(job.tools, among=True)
-        #: The offered tools that do one operation: tool -> (operation, first, second).
-        self.operations = {
-            tool: (operation, first, second)
-            for operation, (tool, first, second) in (
-                arithmetic.operations.items() if arithmetic is not None else []
-            )
-        }
-        #: The offered tools that do arithmetic.
-        self.arithmetic = frozenset(self.operations) | frozenset(
-            [arithmetic.expression[0]] if arithmetic is not None and arithmetic.expression else []
-        )
+        self.tools = job.tools
         self.doomed_name: str | None = None
         #: The values the call :meth:`repeat_doom` stopped had written.
         self.doomed_arguments: dict[str, Any] = {}
@@ -600,6 +589,25 @@ class CallJudge:
         if faults and self.policy.named_kinds:
             faults = [f for f in faults if not (isinstance(f, str) and f in self.named_names)]
         return faults
+
+    @functools.cached_property
+    def operations(self) -> dict[str, tuple[str, str, str]]:
+        """The offered tools that do one operation: tool -> (operation, first, second)."""
+        found = self._arithmetic.operations.items() if self._arithmetic is not None else []
+        return {tool: (operation, first, second) for operation, (tool, first, second) in found}
+
+    @functools.cached_property
+    def arithmetic(self) -> frozenset[str]:
+        """The offered tools that do arithmetic (an operation, or an expression)."""
+        tools = self._arithmetic
+        evaluates = [tools.expression[0]] if tools is not None and tools.expression else []
+        return frozenset(self.operations) | frozenset(evaluates)
+
+    @functools.cached_property
+    def _arithmetic(self) -> Tools | None:
+        """The offered arithmetic tools, among the others
+        (:func:`~toolkit.local.decision.arithmetic.arithmetic_tools`)."""
+        return arithmetic_tools(self.tools, among=True)
 
     @functools.cached_property
     def lookups(self) -> dict[str, str]:
