@@ -251,10 +251,11 @@ def compared_entries(
     found = [f for f in _looked_up(messages) if said_numbers(f[2])]
     if order is None or len(found) < 2:
         return None
-    if len({tool for tool, _, _ in found}) != 1 and len({tuple(a) for _, a, _ in found}) != 1:
-        return None  # records of several tools: each looked up by its one name, alike
-    if len({tool for tool, _, _ in found}) != 1 and any(len(a) != 1 for _, a, _ in found):
-        return None
+    several = len({tool for tool, _, _ in found}) != 1
+    if several and (
+        len({tuple(a) for _, a, _ in found}) != 1 or any(len(a) != 1 for _, a, _ in found)
+    ):
+        return None  # records of several tools: only each looked up by its one name, alike
     keys = {k for _, arguments, _ in found for k in arguments}
     varying = [k for k in keys if len({json.dumps(a.get(k)) for _, a, _ in found}) > 1]
     if len(varying) != 1:

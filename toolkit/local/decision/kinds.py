@@ -435,9 +435,11 @@ _BEFORE_NAME = re.compile(
     r"|请告诉我|告诉我|请问|按照|根据|关于|按"
     r"|相比|比起来|相较|比较|加上|以及|还有"
 )
+#: The measure words a count or a determiner puts before a thing ("三家", "那座").
+_MEASURE = "[个座家条间所位片艘台名只]"
 #: A determiner and its measure word: what comes before a thing that is not named ("一条运河",
 #: "那座矿", "某个马厩").
-_UNNAMED = re.compile(r"[一二两三四五六七八九十几那这某哪每各该此](?:[个座家条间所位片艘台名只])?")
+_UNNAMED = re.compile(rf"[一二两三四五六七八九十几那这某哪每各该此](?:{_MEASURE})?")
 #: The characters a place's name ends with after the word of its kind (厂 "works", 场
 #: "ground", 馆 "hall", …).
 _PLACE_ENDS = frozenset("厂场馆站楼园院店坊所局队社室库窖港坞塔堂宫房间铺行市阁")
@@ -535,7 +537,7 @@ def named_things(text: str, tools: Iterable[str]) -> list[tuple[str, str]]:
 
 
 #: A list's count and what follows it, after its last name ("这三家老店").
-_COUNT_AFTER = re.compile(r"[这那][两二三四五六七八九十]+[个座家条间所位片艘台名只].*$")
+_COUNT_AFTER = re.compile(rf"[这那][两二三四五六七八九十]+{_MEASURE}.*$")
 
 
 def place_names(text: str) -> list[str]:
@@ -598,7 +600,7 @@ def _doing(word: str) -> bool:
 
 
 #: The count of a list's things before their kind's word ("这三家", "两座").
-_COUNTED = re.compile(r"[这那]?[两二三四五六七八九十]+[个座家条间所位片艘台名只]$")
+_COUNTED = re.compile(rf"[这那]?[两二三四五六七八九十]+{_MEASURE}$")
 
 
 def _counted_items(text: str, begin: int, last: str) -> tuple[list[str], int]:
