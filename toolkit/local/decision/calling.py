@@ -64,6 +64,7 @@ from toolkit.local.decision.retries import (
     named_keys,
     parts_of,
 )
+from toolkit.local.decision.siblings import asked_sibling
 from toolkit.local.decision.signals import name_probabilities
 from toolkit.local.decision.turn import (
     CallJudge,
@@ -258,6 +259,8 @@ class CallWriter:
         retried = first is not None and not listed  # a failed call tried again: the step
         if first is None:
             first = self._first_call(turn, grammar, [name] if name else None, sound_only)
+            if first is not None and turn.auto and not turn.turn_calls:
+                first = self._sibling_asked(turn, first)
         if sound_only and (first is None or not first[2]) and not turn.turn_calls:
             # the call meant, its name garbled: the thing the question names, looked up
             named = turn.first_named_thing() if self.policy.named_lookups else None
@@ -435,6 +438,25 @@ class CallWriter:
             )
             tried |= {turn.doomed_name} - {None}
         return self._one_name_first(turn, (pieces, generation, found))
+
+    def _sibling_asked(
+        self, turn: CallJudge, first: tuple[list[str], Any, list[dict]]
+    ) -> tuple[list[str], Any, list[dict]]:
+        """The first call written again as a call of the sibling tool the question asks for
+        (:func:`~toolkit.local.decision.siblings.asked_sibling`), when the model's pick says
+        nothing the question says; ``first`` when there is none, or its call is not sound."""
+        if not self.policy.siblings_asked or len(first[2]) != 1:
+            return first
+        sibling = asked_sibling(first[2][0]["function"]["name"], turn.schemas, turn.question)
+        if sibling is None:
+            return first
+        narrow = calls_grammar(self.job.tools, names=[sibling], max_calls=1)
+        pieces, generation, found, doomed = self._attempt(
+            self.tokens, narrow, turn.repeat_doom, [sibling]
+        )
+        if doomed or len(found) != 1 or turn.rejected(found[0]):
+            return first
+        return pieces, generation, found
 
     def _one_name_first(
         self, turn: CallJudge, first: tuple[list[str], Any, list[dict]]
@@ -946,7 +968,7 @@ class CallWriter:
             if (
                 tool not in called
                 and adds_new_grounded_values(arguments, same, turn.grounding, self.policy, exempt)
-                and turn.asks_for(tool, called)
+                and turn.asks_for(tool, called, outside_conditions=self.policy.conditions_unasked)
             ):
                 return pieces, generation, call
         return None

@@ -23,12 +23,51 @@ from collections.abc import Iterable
 
 from toolkit.local.decision.numbers import first_stated
 
-__all__ = ["clause_ends", "step_prefix"]
+__all__ = ["clause_ends", "step_prefix", "without_conditions"]
 
 #: Punctuation that ends a clause; a full stop only when no digit follows ("26.2" is a number).
 _CLAUSE_END = re.compile(r"[，,；;：:。！!？?]|\.(?!\d)")
 #: What may trail a question after its last clause, or stand between clauses.
 _BETWEEN = " \t\n\"'”’)）」』，,；;：:。.！!？?"
+
+
+#: Words that open a condition the question sets, not a thing it asks for: "how fast, if it
+#: started from rest … due to a constant acceleration"; "the revenue if sales grow 10% while
+#: keeping the price the same".
+_CONDITION = re.compile(
+    r"(?<![^\W\d_])(?:if|while|given|due to|assuming|provided|keeping|because|unless|whereas)"
+    r"(?![^\W\d_])",
+    re.IGNORECASE,
+)
+#: What ends a condition besides a clause's punctuation: the question going on to ask more.
+_ASKS_AGAIN = re.compile(r"\b(?:and also|also|and then|then|as well as)\b", re.IGNORECASE)
+
+
+def without_conditions(question: str) -> str:
+    """The question without the conditions it sets: each span from a condition word
+    ("if", "while", "given", "due to", "keeping", ...) to the end of its clause, or to
+    words that ask again ("and also", "then", "as well as"). What is left is what the
+    question asks for: in "How much revenue would XYZ make if sales grew 10% while keeping
+    the price the same?" the price is a condition, not a second request.
+
+    Args:
+        question: The user's question.
+
+    Returns:
+        The question with each condition span blanked out.
+    """
+    parts: list[str] = []
+    at = 0
+    for opening in _CONDITION.finditer(question):
+        if opening.start() < at:
+            continue
+        parts.append(question[at : opening.start()])
+        end = next((e for e in clause_ends(question) if e > opening.end()), len(question))
+        again = _ASKS_AGAIN.search(question, opening.end(), end)
+        at = again.start() if again else end
+        parts.append(" ")
+    parts.append(question[at:])
+    return "".join(parts)
 
 
 def clause_ends(text: str) -> list[int]:

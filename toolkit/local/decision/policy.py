@@ -364,6 +364,19 @@ class ToolPolicy:
             the name then ends with a word of its tool's kind
             (:func:`~toolkit.local.decision.forms.without_possessive`): "Kestrow Chess
             Club's" was refused, and the answer ran on without a number.
+        conditions_unasked: One more call of another tool, with only the values the answer
+            already used, counts as asked for only by the question's words outside the
+            conditions it sets (:func:`~toolkit.local.decision.clauses.without_conditions`):
+            "how fast an object was going if it started from rest … due to a constant
+            acceleration" asks for no acceleration, yet the small model added
+            ``calculate_acceleration`` beside the speed (BFCL ``multiple`` dev cases).
+        siblings_asked: A first call of a tool whose own words (of its name and its
+            parameters' names, against a sibling's that shares a word of its name) the
+            question says none of is written again as the sibling's, when the question says
+            some of the sibling's own and asks one thing
+            (:func:`~toolkit.local.decision.siblings.asked_sibling`): "the final velocity of
+            an object thrown up at 40 m/s" was asked of ``physics.wave_velocity`` beside
+            ``kinematics.final_velocity`` (BFCL ``multiple`` dev cases).
         listed_names_looked_up: Before any result, a text answer that states numbers
             nobody gave, or the order a question asks, gives way to a sound call when the
             question lists names in capitals, though it says no tool's kind
@@ -757,6 +770,8 @@ class ToolPolicy:
     sums_end_turns: bool = True
     working_shown: bool = True
     listed_names_looked_up: bool = True
+    conditions_unasked: bool = True
+    siblings_asked: bool = True
     possessives_bare: bool = True
     records_scaled: bool = True
     ampersand_names: bool = True

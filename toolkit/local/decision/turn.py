@@ -32,6 +32,7 @@ from toolkit.local.decision.chains import (
     takes_a_result_place,
     texts_in_place,
 )
+from toolkit.local.decision.clauses import without_conditions
 from toolkit.local.decision.examples import borrowed_words, words_of
 from toolkit.local.decision.forms import (
     in_percent_form,
@@ -154,6 +155,8 @@ def asked_for(
     question: str,
     share: float,
     parameters: Sequence[str] = (),
+    *,
+    outside_conditions: bool = False,
 ) -> bool:
     """Whether the question asks for what ``tool`` does beyond the tools already called.
 
@@ -172,6 +175,9 @@ def asked_for(
         question: The question's text.
         share: :attr:`~toolkit.local.decision.policy.ToolPolicy.asked_share`.
         parameters: Parameter names of the tools already called.
+        outside_conditions: Read only the question's words outside the conditions it sets
+            (:func:`~toolkit.local.decision.clauses.without_conditions`): "keeping the price
+            the same" asks for no price.
 
     Returns:
         True when the question asks for it.
@@ -180,7 +186,7 @@ def asked_for(
     distinct = name_words(tool) - seen
     if not distinct:
         return False
-    text = question.casefold()
+    text = (without_conditions(question) if outside_conditions else question).casefold()
     for word in set().union(*(name_words(name) for name in parameters)):
         text = re.sub(rf"(?<![a-z]){re.escape(stem(word))}[a-z]*", " ", text)
     hits = sum(re.search(rf"(?<![a-z]){re.escape(stem(w))}", text) is not None for w in distinct)
@@ -519,12 +525,15 @@ class CallJudge:
         #: numbers together (set by the call writer's rewrite); ``None``: any.
         self.numbers_only: list[str] | None = None
 
-    def asks_for(self, tool: str, called: Sequence[str]) -> bool:
+    def asks_for(
+        self, tool: str, called: Sequence[str], *, outside_conditions: bool = False
+    ) -> bool:
         """:func:`asked_for` on this turn's question, with the called tools' parameter names.
 
         Args:
             tool: The candidate tool's name.
             called: Names of the tools this answer already called.
+            outside_conditions: Read only the question outside the conditions it sets.
 
         Returns:
             True when the question asks for it.
@@ -532,7 +541,14 @@ class CallJudge:
         parameters = [
             p for n in called for p in (self.schemas.get(n) or {}).get("properties") or {}
         ]
-        return asked_for(tool, called, self.question, self.policy.asked_share, parameters)
+        return asked_for(
+            tool,
+            called,
+            self.question,
+            self.policy.asked_share,
+            parameters,
+            outside_conditions=outside_conditions,
+        )
 
     def takes_a_result_place(
         self, call: dict[str, Any], made: Sequence[tuple[str, dict[str, Any]]] = ()
