@@ -43,6 +43,7 @@ from toolkit.local.decision.grounding import (
     uses_given_values,
 )
 from toolkit.local.decision.kinds import is_phrase, name_before_kind, place_head, place_names
+from toolkit.local.decision.lists import as_written
 from toolkit.local.decision.mentions import writes_out
 from toolkit.local.decision.numbers import (
     known_numbers,
@@ -66,6 +67,7 @@ from toolkit.local.decision.retries import (
 )
 from toolkit.local.decision.siblings import asked_sibling
 from toolkit.local.decision.signals import name_probabilities
+from toolkit.local.decision.stated import stated_optionals
 from toolkit.local.decision.turn import (
     CallJudge,
     folded,
@@ -305,7 +307,8 @@ class CallWriter:
         if turn.auto and (planned := self.combined_steps(first[2])):
             yield from self.written_calls(planned)  # looked-up values, combined as planned
             return
-        pieces, generation, found = self._in_shape(turn, self._in_own_words(turn, first))
+        first = self._in_shape(turn, self._in_own_words(turn, first))
+        pieces, generation, found = self._with_stated(turn, self._as_written(turn, first))
         self.used += generation.written  # the kept call's opening is output
         stream = ToolCallStream(job.tool_names, lenient=False)
         count = 0
@@ -710,6 +713,37 @@ class CallWriter:
             _shaped(t, unshaped) if t["function"]["name"] == tool else t for t in self.job.tools
         ]
         again = self._written_again(turn, tool, tools=tools)
+        return first if again is None else again
+
+    def _as_written(
+        self, turn: CallJudge, first: tuple[list[str], Any, list[dict]]
+    ) -> tuple[list[str], Any, list[dict]]:
+        """A first call with a list the question writes in another order (sorted by the model:
+        :func:`~toolkit.local.decision.lists.as_written`) is written again with the list in the
+        user's order; the new call is taken when it is sound."""
+        found = first[2]
+        if not self.policy.lists_as_written or len(found) != 1:
+            return first
+        written = as_written(arguments_of(found[0]), turn.question)
+        if written is None:
+            return first
+        again = self._written_with(turn, found[0]["function"]["name"], written)
+        return first if again is None else again
+
+    def _with_stated(
+        self, turn: CallJudge, first: tuple[list[str], Any, list[dict]]
+    ) -> tuple[list[str], Any, list[dict]]:
+        """A first call that left out an optional number the question states for it ("with
+        maximum cost of $50": :func:`~toolkit.local.decision.stated.stated_optionals`) is
+        written again with it; the new call is taken when it is sound."""
+        found = first[2]
+        if not self.policy.stated_optionals or len(found) != 1:
+            return first
+        tool = found[0]["function"]["name"]
+        written = stated_optionals(arguments_of(found[0]), turn.schemas.get(tool), turn.question)
+        if written is None:
+            return first
+        again = self._written_with(turn, tool, written)
         return first if again is None else again
 
     def _in_their_words(

@@ -377,6 +377,14 @@ class ToolPolicy:
             (:func:`~toolkit.local.decision.siblings.asked_sibling`): "the final velocity of
             an object thrown up at 40 m/s" was asked of ``physics.wave_velocity`` beside
             ``kinematics.final_velocity`` (BFCL ``multiple`` dev cases).
+        lists_as_written: A first call's list whose items are the question's, each written
+            once, in another order is written again in the question's order
+            (:func:`~toolkit.local.decision.lists.as_written`): asked to sort ['Sam', 'Alice',
+            'Jack'], the small model passed ``sort_list`` the list already sorted.
+        stated_optionals: A first call that left out an optional number parameter whose
+            name's words the question says just before a number no argument took is written
+            again with that number (:func:`~toolkit.local.decision.stated.stated_optionals`):
+            "a ride … with maximum cost of $50" was called without ``max_cost``.
         listed_names_looked_up: Before any result, a text answer that states numbers
             nobody gave, or the order a question asks, gives way to a sound call when the
             question lists names in capitals, though it says no tool's kind
@@ -772,6 +780,8 @@ class ToolPolicy:
     listed_names_looked_up: bool = True
     conditions_unasked: bool = True
     siblings_asked: bool = True
+    lists_as_written: bool = True
+    stated_optionals: bool = True
     possessives_bare: bool = True
     records_scaled: bool = True
     ampersand_names: bool = True
