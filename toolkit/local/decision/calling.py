@@ -447,12 +447,21 @@ class CallWriter:
     ) -> tuple[list[str], Any, list[dict]]:
         """The first call written again as a call of the sibling tool the question asks for
         (:func:`~toolkit.local.decision.siblings.asked_sibling`), when the model's pick says
-        nothing the question says; ``first`` when there is none, or its call is not sound."""
+        nothing the question says: with the values of the parameters the two share written
+        as the model wrote them, the model writing the rest; ``first`` when there is no such
+        sibling, or its call is not sound."""
         if not self.policy.siblings_asked or len(first[2]) != 1:
             return first
-        sibling = asked_sibling(first[2][0]["function"]["name"], turn.schemas, turn.question)
+        call = first[2][0]
+        sibling = asked_sibling(call["function"]["name"], turn.schemas, turn.question)
         if sibling is None:
             return first
+        written = arguments_of(call)
+        properties = (turn.schemas.get(sibling) or {}).get("properties") or {}
+        shared = {p: written[p] for p in properties if p in written}
+        again = self._written_with(turn, sibling, shared) if shared else None
+        if again is not None:
+            return again
         narrow = calls_grammar(self.job.tools, names=[sibling], max_calls=1)
         pieces, generation, found, doomed = self._attempt(
             self.tokens, narrow, turn.repeat_doom, [sibling]
@@ -659,15 +668,17 @@ class CallWriter:
         return None if moved is None else self._written_with(turn, tool, moved)
 
     def _written_with(
-        self, turn: CallJudge, tool: str, arguments: dict[str, Any]
+        self, turn: CallJudge, tool: str, arguments: dict[str, Any], *, whole: bool = False
     ) -> tuple[list[str], Any, list[dict]] | None:
         """A call of ``tool`` with ``arguments``: the engine writes it up to its last brace,
-        under the tool's grammar, and the model closes it (or adds an optional argument);
-        ``None`` unless the grammar admits it and the call is sound."""
+        under the tool's grammar, and the model closes it (or adds an optional argument; with
+        ``whole``, the engine writes that brace too); ``None`` unless the grammar admits it
+        and the call is sound."""
         grammar = calls_grammar(self.job.tools, names=[tool], max_calls=1)
+        opening = written_call(tool, arguments, whole=whole)
         try:
             pieces, generation, again, _ = self._attempt(
-                self.tokens, grammar, names=[tool], opening=written_call(tool, arguments)
+                self.tokens, grammar, names=[tool], opening=opening
             )
         except LocalModelError:
             return None  # a value does not fit the parameter's schema
@@ -724,10 +735,11 @@ class CallWriter:
         found = first[2]
         if not self.policy.lists_as_written or len(found) != 1:
             return first
-        written = as_written(arguments_of(found[0]), turn.question)
+        call = turn.without_guesses(found[0])  # what the call keeps
+        written = as_written(arguments_of(call), turn.question)
         if written is None:
             return first
-        again = self._written_with(turn, found[0]["function"]["name"], written)
+        again = self._written_with(turn, call["function"]["name"], written, whole=True)
         return first if again is None else again
 
     def _with_stated(

@@ -220,21 +220,22 @@ def call_opening(names: Sequence[str]) -> str:
     return NAME_OPENING
 
 
-def written_call(name: str, arguments: Mapping[str, Any]) -> str:
+def written_call(name: str, arguments: Mapping[str, Any], *, whole: bool = False) -> str:
     """A call of ``name`` with ``arguments`` as a calls grammar spells it, up to the brace
     that closes its arguments (left for the model to write, with the call's own end) — with
     that brace when the last value is a number, which the model could otherwise write on
-    (``2`` becoming ``250``).
+    (``2`` becoming ``250``), or when ``whole``.
 
     Args:
         name: The tool.
         arguments: The call's arguments, in the order the grammar writes them.
+        whole: Write the closing brace: the model adds no argument, only the call's end.
 
     Returns:
         The text, to be written as a generation's opening.
     """
     body = json.dumps(dict(arguments), ensure_ascii=False)
-    if arguments and is_json_number(list(arguments.values())[-1]):
+    if whole or (arguments and is_json_number(list(arguments.values())[-1])):
         return f"{_OPEN}\n{_call_head(name)}{body}"  # the model may not write on its digits
     return f"{_OPEN}\n{_call_head(name)}{body[:-1]}"
 
