@@ -2714,3 +2714,82 @@ def test_no_step_follows_the_sum_but_the_answer(local_server) -> None:
     message = _reply(local_server, messages, subtract_numbers, divide_numbers, count_letters)
     assert not message.tool_calls, message.tool_calls
     assert re.search(r"(?<!\d)15(?!\d)", message.content or ""), message.content
+
+
+# 85. A first call of a sibling tool whose own words the question never says is the call of
+# the sibling it does say: the rate "for 2023-06-01" is the dated rate's, not the latest.
+
+
+def _text(description: str) -> dict:
+    return {"type": "string", "description": description}
+
+
+_LATEST_RATE = _function(
+    "exchange_latest_rate",
+    "Get the latest exchange rate between two currencies.",
+    {"from_currency": _text("Currency to convert from."), "to_currency": _text("Convert to.")},
+    ["from_currency", "to_currency"],
+)
+_RATE_ON = _function(
+    "exchange_rate_on",
+    "Get the exchange rate between two currencies on a given date.",
+    {
+        "from_currency": _text("Currency to convert from."),
+        "to_currency": _text("Currency to convert to."),
+        "date": _text("The date, YYYY-MM-DD."),
+    },
+    ["from_currency", "to_currency", "date"],
+)
+_CONVERT = _function(
+    "exchange_convert",
+    "Convert an amount of money from one currency to another at the latest rate.",
+    {
+        "amount": {"type": "number", "description": "Amount."},
+        "from_currency": _text("From."),
+        "to_currency": _text("To."),
+    },
+    ["amount", "from_currency", "to_currency"],
+)
+
+
+def _sdk_tool_calls(local_server, question: str, tools: list[dict]) -> list[tuple[str, dict]]:
+    reply = _sdk(local_server).chat.completions.create(
+        model="local", messages=[{"role": "user", "content": question}], tools=tools
+    )
+    calls = reply.choices[0].message.tool_calls or []
+    return [(call.function.name, json.loads(call.function.arguments)) for call in calls]
+
+
+def test_the_sibling_the_question_asks_for_is_called(local_server) -> None:
+    # The model's first call is exchange_latest_rate; nothing in the question is "latest".
+    question = "Give me the euro to dollar rate for 2023-06-01."
+    calls = _sdk_tool_calls(local_server, question, [_LATEST_RATE, _RATE_ON, _CONVERT])
+    assert [name for name, _ in calls] == ["exchange_rate_on"], calls
+    assert calls[0][1]["date"] == "2023-06-01", calls
+
+
+# 86. A list the question writes goes to the tool in the user's order: the model had passed
+# ``sort_items`` a list it had reordered itself.
+
+_SORT = _function(
+    "sort_items",
+    "Sort a list of strings in ascending or descending order.",
+    {
+        "items": {"type": "array", "items": {"type": "string"}, "description": "The strings."},
+        "order": _text("'asc' or 'desc'."),
+    },
+    ["items"],
+)
+_SUM = _function(
+    "sum_numbers",
+    "Add up a list of numbers.",
+    {"numbers": {"type": "array", "items": {"type": "number"}, "description": "The numbers."}},
+    ["numbers"],
+)
+
+
+def test_a_list_goes_to_the_tool_as_the_user_wrote_it(local_server) -> None:
+    question = "Sort these names in descending order: ['Olga', 'Bruno', 'Wendy', 'Carl']"
+    calls = _sdk_tool_calls(local_server, question, [_SORT, _SUM])
+    assert len(calls) == 1 and calls[0][0] == "sort_items", calls
+    assert calls[0][1]["items"] == ["Olga", "Bruno", "Wendy", "Carl"], calls

@@ -51,10 +51,14 @@ def test_no_tool_is_named(text: str, tools: list[str]) -> None:
         ('Answer: ```json\n[\n  "book_hotel",\n  "function-name": "book', ["book_hotel"]),
         ("Answer: <function-name>book_hotel</function-name>", ["book_hotel"]),
         ('{"function": "book_hotel"', ["book_hotel"]),
+        # its values set after its name: a call in a form of its own
+        ("Answer: book_hotel, arguments: city=Paris, nights=2", ["book_hotel"]),
+        ("Call book_hotel with city = 'Paris'", ["book_hotel"]),
         # named in prose, quoted or not: a description, not a call written out
         ("you can call the `book_hotel` function with the argument", []),
         ('Mark the function as "book_hotel" and call it', []),
         ("```python\nprint(1)\n```", []),  # code, but no tool in it
+        ("x = 2 solves it; book_hotel then helps", []),  # a value set before the name
     ],
 )
 def test_a_tool_named_in_code_is_a_call_written_out(text: str, written: list[str]) -> None:

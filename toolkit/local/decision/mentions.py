@@ -101,12 +101,16 @@ def named_tools(text: str, tool_names: Iterable[str]) -> list[str]:
 
 #: Code around a name: a fenced block, a markup tag, or a JSON list or object it opens.
 _CODE = re.compile(r"```|</?[A-Za-z][\w-]*>")
+#: A call's values written out after its name: "arguments:" or a parameter set with "="
+#: ("motion_final_speed, arguments: initial_speed=25, time=3").
+_VALUES_SET = re.compile(r"\b(?:arguments|parameters|args)\s*[:=]|\b[A-Za-z_]\w*\s*=\s*[\w\"'-]")
 
 
 def writes_out(text: str, tool_names: Iterable[str]) -> list[str]:
     """The offered tools a text answer names in code: inside a fenced block or markup tags
-    ("Answer: <function-name>get_service_id</function-name>"), or as a JSON string after a
-    bracket or a comma (``["calculate_compounded_interest", ...``). Such a text is the call
+    ("Answer: <function-name>get_service_id</function-name>"), as a JSON string after a
+    bracket or a comma (``["calculate_compounded_interest", ...``), or followed by its values
+    set ("motion_final_speed, arguments: initial_speed=25, time=3"). Such a text is the call
     written out in a form the parser cannot read, not an answer.
 
     Args:
@@ -121,11 +125,23 @@ def writes_out(text: str, tool_names: Iterable[str]) -> list[str]:
         return []
     if _CODE.search(text):
         return named
+    if any(_VALUES_SET.search(text, _named_at(name, text)) for name in named):
+        return [name for name in named if _VALUES_SET.search(text, _named_at(name, text))]
     return [
         name
         for name in named
         if any(re.search(r"[\[{,:]\s*\"" + spelling + '"', text) for spelling in _spellings(name))
     ]
+
+
+def _named_at(name: str, text: str) -> int:
+    """Where the text first names a tool (0 when no spelling of it is found)."""
+    found = [
+        m.end()
+        for spelling in _spellings(name)
+        if (m := re.search(r"(?<![\w.])" + spelling + r"(?![\w]|\.\w)", text))
+    ]
+    return min(found, default=0)
 
 
 #: Words of a tool's name that say how it works, not what it is about ("get", "find").
