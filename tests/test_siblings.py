@@ -7,7 +7,7 @@ import pytest
 
 from toolkit.local.decision.clauses import without_conditions
 from toolkit.local.decision.policy import ToolPolicy
-from toolkit.local.decision.siblings import asked_sibling
+from toolkit.local.decision.siblings import asked_sibling, said_parameters
 from toolkit.local.decision.turn import asked_for
 
 
@@ -122,3 +122,14 @@ def test_a_tool_named_only_in_a_condition_is_not_asked_for() -> None:
     called = ["calculate_speed"]
     assert asked_for("calculate_acceleration", called, question, share)
     assert not asked_for("calculate_acceleration", called, question, share, outside_conditions=True)
+
+
+def test_the_parameters_that_told_the_sibling_apart_are_written() -> None:
+    question = "The exchange rate from yen to won on March 3, 2021?"
+    assert said_parameters("exchange_rate_on", "exchange_latest_rate", _RATES, question) == [
+        "on_date"
+    ]
+    question = "The magnetic field at a distance of 3 m from a wire with a current of 9 A?"
+    said = said_parameters("magnetism_wire_law", "magnetism_loop_law", _FIELDS, question)
+    assert said == ["current", "distance"]
+    assert said_parameters("exchange_rate_on", "exchange_latest_rate", _RATES, "Yen to won?") == []

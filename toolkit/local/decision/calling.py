@@ -65,7 +65,7 @@ from toolkit.local.decision.retries import (
     named_keys,
     parts_of,
 )
-from toolkit.local.decision.siblings import asked_sibling
+from toolkit.local.decision.siblings import asked_sibling, said_parameters
 from toolkit.local.decision.signals import name_probabilities
 from toolkit.local.decision.stated import stated_optionals
 from toolkit.local.decision.turn import (
@@ -447,28 +447,34 @@ class CallWriter:
     ) -> tuple[list[str], Any, list[dict]]:
         """The first call written again as a call of the sibling tool the question asks for
         (:func:`~toolkit.local.decision.siblings.asked_sibling`), when the model's pick says
-        nothing the question says: with the values of the parameters the two share written
-        as the model wrote them, the model writing the rest; ``first`` when there is no such
-        sibling, or its call is not sound."""
+        nothing the question says. The sibling's parameters that told it apart and that the
+        question says are written, optional or not
+        (:func:`~toolkit.local.decision.siblings.said_parameters`); the model writes the call
+        under that grammar, or, should its call not be sound, after the values of the
+        parameters the two tools share, as the model wrote them. ``first`` when there is no
+        such sibling, or neither call is sound."""
         if not self.policy.siblings_asked or len(first[2]) != 1:
             return first
         call = first[2][0]
-        sibling = asked_sibling(call["function"]["name"], turn.schemas, turn.question)
+        chosen = call["function"]["name"]
+        sibling = asked_sibling(chosen, turn.schemas, turn.question)
         if sibling is None:
             return first
-        written = arguments_of(call)
-        properties = (turn.schemas.get(sibling) or {}).get("properties") or {}
-        shared = {p: written[p] for p in properties if p in written}
-        again = self._written_with(turn, sibling, shared) if shared else None
-        if again is not None:
-            return again
-        narrow = calls_grammar(self.job.tools, names=[sibling], max_calls=1)
+        said = said_parameters(sibling, chosen, turn.schemas, turn.question)
+        tools = [
+            _requiring(t, said) if t["function"]["name"] == sibling else t for t in self.job.tools
+        ]
+        narrow = calls_grammar(tools, names=[sibling], max_calls=1)
         pieces, generation, found, doomed = self._attempt(
             self.tokens, narrow, turn.repeat_doom, [sibling]
         )
-        if doomed or len(found) != 1 or turn.rejected(found[0]):
-            return first
-        return pieces, generation, found
+        if not doomed and len(found) == 1 and not turn.rejected(turn.without_guesses(found[0])):
+            return pieces, generation, found
+        written = arguments_of(call)
+        properties = (turn.schemas.get(sibling) or {}).get("properties") or {}
+        shared = {p: written[p] for p in properties if p in written}
+        again = self._written_with(turn, sibling, shared, tools=tools) if shared else None
+        return first if again is None else again
 
     def _one_name_first(
         self, turn: CallJudge, first: tuple[list[str], Any, list[dict]]
@@ -668,13 +674,19 @@ class CallWriter:
         return None if moved is None else self._written_with(turn, tool, moved)
 
     def _written_with(
-        self, turn: CallJudge, tool: str, arguments: dict[str, Any], *, whole: bool = False
+        self,
+        turn: CallJudge,
+        tool: str,
+        arguments: dict[str, Any],
+        *,
+        whole: bool = False,
+        tools: list[dict[str, Any]] | None = None,
     ) -> tuple[list[str], Any, list[dict]] | None:
         """A call of ``tool`` with ``arguments``: the engine writes it up to its last brace,
-        under the tool's grammar, and the model closes it (or adds an optional argument; with
-        ``whole``, the engine writes that brace too); ``None`` unless the grammar admits it
-        and the call is sound."""
-        grammar = calls_grammar(self.job.tools, names=[tool], max_calls=1)
+        under the tool's grammar (from ``tools``, default the request's), and the model closes
+        it (or adds an optional argument; with ``whole``, the engine writes that brace too);
+        ``None`` unless the grammar admits it and the call is sound."""
+        grammar = calls_grammar(tools or self.job.tools, names=[tool], max_calls=1)
         opening = written_call(tool, arguments, whole=whole)
         try:
             pieces, generation, again, _ = self._attempt(
@@ -1101,6 +1113,17 @@ def _unused_after(messages: list[dict[str, Any]], calls: list[dict[str, Any]]) -
     stated = known_numbers(text, words=False)
     used = {v for m in turn for c in m.get("tool_calls") or [] for v in numbers_of(arguments_of(c))}
     return sorted(stated - used)
+
+
+def _requiring(tool: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """An OpenAI tool whose named top-level parameters are required."""
+    if not names:
+        return tool
+    function = tool["function"]
+    parameters = dict(function.get("parameters") or {})
+    required = list(parameters.get("required") or [])
+    required += [name for name in names if name not in required]
+    return {**tool, "function": {**function, "parameters": {**parameters, "required": required}}}
 
 
 def _shaped(tool: dict[str, Any], formats: Mapping[str, str]) -> dict[str, Any]:

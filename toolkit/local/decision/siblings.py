@@ -25,7 +25,7 @@ from toolkit.local.decision.dates import dates_in
 from toolkit.local.decision.mentions import ACTION_WORDS
 from toolkit.local.decision.records import name_words, root
 
-__all__ = ["asked_sibling", "question_roots"]
+__all__ = ["asked_sibling", "question_roots", "said_parameters"]
 
 #: A word of a question in the Latin script.
 _WORD = re.compile(r"[^\W\d_]{3,}")
@@ -128,3 +128,33 @@ def asked_sibling(
     best = max(scores.values())
     leaders = [tool for tool, said in scores.items() if said == best]
     return leaders[0] if len(leaders) == 1 else None
+
+
+def said_parameters(
+    sibling: str, chosen: str, schemas: Mapping[str, Mapping[str, Any] | None], question: str
+) -> list[str]:
+    """The sibling's parameters that told it apart and that the question says: those
+    ``chosen`` lacks whose names' words the question says, and a date parameter when the
+    question states a date. The sibling's call must write them, optional or not ("the
+    conversion rate … at January 1, 2022" is the dated rate's with its date).
+
+    Args:
+        sibling: The sibling :func:`asked_sibling` named.
+        chosen: The tool the model called.
+        schemas: Each offered tool's parameters schema, by name.
+        question: The user's question.
+
+    Returns:
+        The parameters' names, in the schema's order.
+    """
+    roots = question_roots(question)
+    dated = bool(dates_in(question))
+    theirs = set(_parameters(schemas.get(chosen)))
+    said: list[str] = []
+    for parameter in _parameters(schemas.get(sibling)):
+        if parameter in theirs:
+            continue
+        words = _roots(name_words(parameter))
+        if words & roots or (dated and _dated({"properties": {parameter: {}}})):
+            said.append(parameter)
+    return said
