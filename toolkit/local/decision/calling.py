@@ -763,11 +763,15 @@ class CallWriter:
         found = first[2]
         if not self.policy.stated_optionals or len(found) != 1:
             return first
-        tool = found[0]["function"]["name"]
-        written = stated_optionals(arguments_of(found[0]), turn.schemas.get(tool), turn.question)
+        call = turn.without_guesses(found[0])  # what the call keeps
+        tool = call["function"]["name"]
+        schema = turn.schemas.get(tool) or {}
+        written = stated_optionals(arguments_of(call), schema, turn.question)
         if written is None:
             return first
-        again = self._written_with(turn, tool, written)
+        order = list(schema.get("properties") or {})  # the order the grammar writes them in
+        written = {key: written[key] for key in order if key in written}
+        again = self._written_with(turn, tool, written, whole=True)
         return first if again is None else again
 
     def _in_their_words(
