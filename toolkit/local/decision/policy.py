@@ -385,6 +385,11 @@ class ToolPolicy:
             name's words the question says just before a number no argument took is written
             again with that number (:func:`~toolkit.local.decision.stated.stated_optionals`):
             "a ride … with maximum cost of $50" was called without ``max_cost``.
+        judged_as_sent: A call's values are judged as the call is sent: without the
+            optional guesses :meth:`~toolkit.local.decision.turn.CallJudge.without_guesses`
+            leaves out. "set cool mode with a temp of 24 oC and the high wind strength" was
+            answered in text, since the call's body also guessed an optional
+            ``targetTemperature`` of 22 (BFCL ``live_simple`` dev cases).
         listed_names_looked_up: Before any result, a text answer that states numbers
             nobody gave, or the order a question asks, gives way to a sound call when the
             question lists names in capitals, though it says no tool's kind
@@ -782,6 +787,7 @@ class ToolPolicy:
     siblings_asked: bool = True
     lists_as_written: bool = True
     stated_optionals: bool = True
+    judged_as_sent: bool = True
     possessives_bare: bool = True
     records_scaled: bool = True
     ampersand_names: bool = True

@@ -916,13 +916,17 @@ class CallJudge:
     def rejected(self, call: dict[str, Any]) -> bool:
         """Whether a call repeats the conversation (or :meth:`asks_again`), looks up a thing
         the question has no part in (:meth:`looks_past_the_question`) or no thing at all
-        (:meth:`names_no_thing`) or, with "auto", uses values it never gave."""
+        (:meth:`names_no_thing`) or, with "auto", uses values it never gave (with
+        :attr:`~ToolPolicy.judged_as_sent`, once the optional guesses are left out, as the
+        call is sent)."""
         if self.history.redundant(call) or self.asks_again(call):
             return True
         if self.looks_past_the_question(call) or self.names_no_thing(call):
             return True
         if self.after_the_sum(call) or self.undoes_last_step(call):
             return True
+        if self.policy.judged_as_sent:  # the optional guesses are left out before it is sent
+            call = self.without_guesses(call)
         return self.auto and bool(self._faults(call))
 
     def after_the_sum(self, call: dict[str, Any]) -> bool:
