@@ -133,3 +133,29 @@ def test_the_parameters_that_told_the_sibling_apart_are_written() -> None:
     said = said_parameters("magnetism_wire_law", "magnetism_loop_law", _FIELDS, question)
     assert said == ["current", "distance"]
     assert said_parameters("exchange_rate_on", "exchange_latest_rate", _RATES, "Yen to won?") == []
+
+
+def test_a_call_is_judged_as_it_is_sent() -> None:
+    import json
+    from dataclasses import replace
+
+    from toolkit.local.decision.turn import CallJudge
+    from toolkit.local.format.job import ChatJob
+
+    body = {
+        "type": "object",
+        "properties": {"mode": {"type": "string"}, "target": {"type": "integer"}},
+        "required": ["mode"],
+    }
+    parameters = {"type": "object", "properties": {"body": body}, "required": ["body"]}
+    tool = {"type": "function", "function": {"name": "aircon", "parameters": parameters}}
+    asked = [{"role": "user", "content": "Set the aircon to COOL mode."}]
+    job = ChatJob(messages=asked, tools=[tool])
+    # The model guessed an optional target temperature nobody gave: it is left out when sent.
+    arguments = json.dumps({"body": {"mode": "COOL", "target": 22}})
+    call = {"function": {"name": "aircon", "arguments": arguments}}
+    assert not CallJudge(job, ToolPolicy(), auto=True).rejected(call)
+    assert CallJudge(job, replace(ToolPolicy(), judged_as_sent=False), auto=True).rejected(call)
+    # A required value nobody gave is a fault either way.
+    body["required"] = ["mode", "target"]
+    assert CallJudge(ChatJob(messages=asked, tools=[tool]), ToolPolicy(), auto=True).rejected(call)
