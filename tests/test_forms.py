@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from toolkit.local.decision.forms import (
+    in_hemisphere_signs,
     in_percent_form,
     in_stated_dates,
     stated_percentages,
@@ -175,3 +176,23 @@ def test_a_name_copied_with_its_possessive_is_bare_when_it_ends_with_its_kind():
     assert without_possessive({"x": "Kestrow Chess Club's"}, None, kind, text) == {
         "x": "Kestrow Chess Club's"
     }
+
+
+@pytest.mark.parametrize(
+    ("arguments", "text", "expected"),
+    [
+        (
+            {"latitude": 37.8651, "longitude": 119.5383},
+            "the coordinates 37.8651 N, 119.5383 W",
+            {"latitude": 37.8651, "longitude": -119.5383},
+        ),
+        ({"lat": 33.9, "lng": 151.2}, "33.9° S, 151.2° E", {"lat": -33.9, "lng": 151.2}),
+        ({"lat": 33.9}, "南纬33.9度的天气", {"lat": -33.9}),
+        # Already signed, or not a coordinate: as written.
+        ({"longitude": -119.5}, "at 119.5 W", {"longitude": -119.5}),
+        ({"distance": 12}, "12 W of here", {"distance": 12}),
+        ({"longitude": 12.5}, "12.5 E", {"longitude": 12.5}),
+    ],
+)
+def test_a_western_or_southern_coordinate_is_negative(arguments, text, expected) -> None:
+    assert in_hemisphere_signs(arguments, text) == expected

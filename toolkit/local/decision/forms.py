@@ -19,6 +19,7 @@ from toolkit.local.decision.dates import recopied_date
 from toolkit.local.decision.records import name_parts, stem
 
 __all__ = [
+    "in_hemisphere_signs",
     "in_percent_form",
     "in_stated_dates",
     "stated_percentages",
@@ -335,3 +336,39 @@ def in_stated_dates(arguments: Mapping[str, Any], text: str) -> dict[str, Any]:
         if isinstance(value, str) and (right := recopied_date(value, text)) is not None:
             formed[key] = right
     return formed
+
+
+#: A coordinate the user writes with the hemisphere after it: "119.5383 W", "33.9° S",
+#: "西经119.5度" is written before it in Chinese.
+_HEMISPHERE = re.compile(
+    r"(?<![\d.])(\d+(?:\.\d+)?)\s*°?\s*(?:([WS])\b|(west|south)\b)", re.IGNORECASE
+)
+_CHINESE_HEMISPHERE = re.compile(r"(?:西经|南纬)\s*(\d+(?:\.\d+)?)")
+#: A parameter that takes a coordinate: its name says latitude or longitude.
+_COORDINATE = re.compile(r"^(?:lat|latitude|lon|lng|long|longitude)$", re.IGNORECASE)
+
+
+def in_hemisphere_signs(arguments: Mapping[str, Any], text: str) -> dict[str, Any]:
+    """A latitude or longitude the user wrote with a southern or western hemisphere ("37.8651
+    N, 119.5383 W", "南纬33.9度") as the signed number a coordinate parameter takes: the small
+    model copies ``longitude=119.5383``, which is in China, not in California.
+
+    Args:
+        arguments: The call's arguments.
+        text: The user's words.
+
+    Returns:
+        The arguments, each such coordinate negative.
+    """
+    southern_or_western = {float(m.group(1)) for m in _HEMISPHERE.finditer(text)}
+    southern_or_western |= {float(m.group(1)) for m in _CHINESE_HEMISPHERE.finditer(text)}
+    if not southern_or_western:
+        return dict(arguments)
+    signed: dict[str, Any] = {}
+    for key, value in arguments.items():
+        coordinate = any(_COORDINATE.match(part) for part in name_parts(key))
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if coordinate and number and value > 0 and float(value) in southern_or_western:
+            value = -value
+        signed[key] = value
+    return signed

@@ -390,6 +390,10 @@ class ToolPolicy:
             leaves out. "set cool mode with a temp of 24 oC and the high wind strength" was
             answered in text, since the call's body also guessed an optional
             ``targetTemperature`` of 22 (BFCL ``live_simple`` dev cases).
+        hemisphere_signs: A latitude or longitude the user wrote with a western or southern
+            hemisphere ("119.5383 W") is written negative
+            (:func:`~toolkit.local.decision.forms.in_hemisphere_signs`), as coordinate
+            parameters take it.
         listed_names_looked_up: Before any result, a text answer that states numbers
             nobody gave, or the order a question asks, gives way to a sound call when the
             question lists names in capitals, though it says no tool's kind
@@ -788,6 +792,7 @@ class ToolPolicy:
     lists_as_written: bool = True
     stated_optionals: bool = True
     judged_as_sent: bool = True
+    hemisphere_signs: bool = True
     possessives_bare: bool = True
     records_scaled: bool = True
     ampersand_names: bool = True

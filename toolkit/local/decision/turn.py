@@ -35,6 +35,7 @@ from toolkit.local.decision.chains import (
 from toolkit.local.decision.clauses import without_conditions
 from toolkit.local.decision.examples import borrowed_words, words_of
 from toolkit.local.decision.forms import (
+    in_hemisphere_signs,
     in_percent_form,
     in_stated_dates,
     without_dangling_joints,
@@ -1086,6 +1087,8 @@ class CallJudge:
             formed = without_other_spans(formed, schema, self.written)
             formed = in_stated_dates(formed, self.written)
             formed = without_dangling_joints(formed, self.written)
+            if self.policy.hemisphere_signs:
+                formed = in_hemisphere_signs(formed, self.written)
             tool = call["function"]["name"]
             if self.policy.possessives_bare:
                 key = self.lookups.get(tool)
