@@ -715,6 +715,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         """
         if self.kept_text is not None:  # written before a sound call was looked for
             text, reason = self.kept_text
+            text = self._answering(text)
             if text:
                 yield ContentDelta(text)
             yield self._finished(reason, "text")
@@ -750,9 +751,27 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             self.kept_text = (text, reason)  # the answer, should no sound call be found
             yield from self.calls(None, sound_only=True)
             return
+        text = self._answering(text)
         if text:
             yield ContentDelta(text)
         yield self._finished(reason, "text")
+
+    def _answering(self, text: str) -> str:
+        """Before any result, a text answer that talks about the tools instead of answering —
+        names an offered tool, a function to call or its name, or writes code or markup
+        ("Mark the function as "ThinQ_Connect" and call it", "you can use the `math.sin`
+        function … Here's the JSON object") — written again as though no tool were offered
+        (:attr:`~ToolPolicy.tool_talk_answered`); the text as it is otherwise, or when the
+        answer without the tools talks about them too."""
+        if not self.policy.tool_talk_answered or not text or has_results(self.job.messages):
+            return text
+        if self.job.text_schema is not None or not self._talks_about_tools(text):
+            return text
+        plain = self._plain_answer()
+        return plain if plain and not self._talks_about_tools(plain) else text
+
+    def _talks_about_tools(self, text: str) -> bool:
+        return bool(_TOOL_TALK.search(text) or named_tools(text, self.job.tool_names))
 
     def _writes_call_out(self, text: str) -> bool:
         """Before any result, and once per request: whether a text answer names an offered
@@ -1291,6 +1310,14 @@ _WRITTEN_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 _CALL_OPENING = re.compile(r"\{\s*[\"']")
 #: A letter of any script: a word's mark in a text answer.
 _LETTER = re.compile(r"[^\W\d_]")
+#: A text answer about the tools, not an answer: code or markup, a function's name, a
+#: function to call or use.
+_TOOL_TALK = re.compile(
+    r"```|</?[A-Za-z][\w-]*>|\bfunction[- _]?name\b|\bmark the function\b"
+    r"|\b(?:call|use|invoke)\s+(?:the\s+|this\s+)?`[^`\n]+`\s+function"
+    r"|\bthe following function\b|\bcall any (?:function|tool)\b",
+    re.IGNORECASE,
+)
 
 
 def with_working(events: list[Event], worked: str, spaceless: bool) -> list[Event]:

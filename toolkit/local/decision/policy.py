@@ -394,6 +394,10 @@ class ToolPolicy:
             hemisphere ("119.5383 W") is written negative
             (:func:`~toolkit.local.decision.forms.in_hemisphere_signs`), as coordinate
             parameters take it.
+        tool_talk_answered: Before any result, a text answer that talks about the tools
+            instead of answering (names an offered tool or a function to call, writes code
+            or markup) is written again as though no tool were offered: "To answer this
+            question, I cannot call any function.", "Mark the function as … and call it".
         listed_names_looked_up: Before any result, a text answer that states numbers
             nobody gave, or the order a question asks, gives way to a sound call when the
             question lists names in capitals, though it says no tool's kind
@@ -793,6 +797,7 @@ class ToolPolicy:
     stated_optionals: bool = True
     judged_as_sent: bool = True
     hemisphere_signs: bool = True
+    tool_talk_answered: bool = True
     possessives_bare: bool = True
     records_scaled: bool = True
     ampersand_names: bool = True
