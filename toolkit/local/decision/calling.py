@@ -137,6 +137,8 @@ class CallWriter:
 
         def checked_text(self) -> Iterator[Event]: ...
 
+        def _answering(self, text: str) -> str: ...
+
         def echo_ends(self, answer: str) -> list[str]: ...
 
         def stating_result(self, events: list[Event], ends: Sequence[str]) -> list[Event]: ...
@@ -281,6 +283,9 @@ class CallWriter:
                 ends = self.echo_ends(written) if turn.turn_calls else []
                 if ends:  # the question copied out: written again, opening and ending anew
                     text = list(self.text(from_results=True, any_numbers=True, avoid=ends))
+                if not turn.turn_calls and (answer := self._answering(written)) != written:
+                    # the text talked about the tools: the answer written without them
+                    text = [ContentDelta(answer), *(e for e in text if isinstance(e, Finished))]
                 yield from self.stating_result(text, ends) if turn.turn_calls else text
                 return
         first = self._with_results_in_place(turn, first)
