@@ -98,3 +98,22 @@ def test_a_question_that_asks_for_no_lookup_is_read(question: str, declines: boo
 )  # fmt: skip
 def test_a_question_names_a_tool_by_the_words_of_what_it_is_about(question, tools, named):
     assert bool(question_names(question, tools)) is named
+
+
+@pytest.mark.parametrize(
+    ("text", "talks"),
+    [
+        ('Mark the function as "ThinQ_Connect" and call it with the provided parameters.', True),
+        ("To answer this question, I cannot call any function.", True),
+        ("you can use the `math.sin` function from the `math` module", True),
+        ("you can use the following function:\n\n```json", True),
+        ("Answer: <function-name>uber_eat_order</function-name>", True),
+        # answers, a function in the mathematical sense among them
+        ("The integral of the function f(x) = x^2 from 1 to 3 is 26/3.", False),
+        ("The perimeter is 30 meters.", False),
+    ],
+)
+def test_a_text_that_talks_about_the_tools(text: str, talks: bool) -> None:
+    from toolkit.local.decision.decoding import _TOOL_TALK
+
+    assert bool(_TOOL_TALK.search(text)) is talks
