@@ -43,7 +43,6 @@ from toolkit.local.decision.grounding import (
     uses_given_values,
 )
 from toolkit.local.decision.kinds import is_phrase, name_before_kind, place_head, place_names
-from toolkit.local.decision.lists import as_written
 from toolkit.local.decision.mentions import writes_out
 from toolkit.local.decision.numbers import (
     known_numbers,
@@ -51,6 +50,7 @@ from toolkit.local.decision.numbers import (
     number_spellings,
     numbers_of,
 )
+from toolkit.local.decision.ordering import as_written
 from toolkit.local.decision.phrases import conversation_phrases, slip_of, writes_spaceless
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import build_prompt
@@ -747,7 +747,7 @@ class CallWriter:
         self, turn: CallJudge, first: tuple[list[str], Any, list[dict]]
     ) -> tuple[list[str], Any, list[dict]]:
         """A first call with a list the question writes in another order (sorted by the model:
-        :func:`~toolkit.local.decision.lists.as_written`) is written again with the list in the
+        :func:`~toolkit.local.decision.ordering.as_written`) is written again with the list in the
         user's order; the new call is taken when it is sound."""
         found = first[2]
         if not self.policy.lists_as_written or len(found) != 1:

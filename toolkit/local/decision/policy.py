@@ -379,7 +379,7 @@ class ToolPolicy:
             ``kinematics.final_velocity`` (BFCL ``multiple`` dev cases).
         lists_as_written: A first call's list whose items are the question's, each written
             once, in another order is written again in the question's order
-            (:func:`~toolkit.local.decision.lists.as_written`): asked to sort ['Sam', 'Alice',
+            (:func:`~toolkit.local.decision.ordering.as_written`): asked to sort ['Sam', 'Alice',
             'Jack'], the small model passed ``sort_list`` the list already sorted.
         stated_optionals: A first call that left out an optional number parameter whose
             name's words the question says just before a number no argument took is written

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolkit.local.decision.lists import as_written
+from toolkit.local.decision.ordering import as_written
 
 
 @pytest.mark.parametrize(
