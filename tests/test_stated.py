@@ -40,3 +40,25 @@ _TRIP = {"source": "Leeds", "destination": "York"}
 )
 def test_an_optional_number_the_question_states(arguments, question, expected) -> None:
     assert stated_optionals(arguments, _RIDES, question) == expected
+
+
+def test_a_number_of_another_sentence_is_another_calls() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "target": {"type": "integer"},
+            "rolls": {"type": "integer"},
+            "die_sides": {"type": "integer"},
+        },
+        "required": ["target", "rolls"],
+    }
+    question = (
+        "What is the chance of rolling a 4 three times? And what if the die had 8 sides and "
+        "you wanted a 7 twice?"
+    )
+    assert stated_optionals({"target": 4, "rolls": 3}, schema, question) is None
+    assert stated_optionals({"target": 7, "rolls": 2}, schema, question) == {
+        "target": 7,
+        "rolls": 2,
+        "die_sides": 8,
+    }

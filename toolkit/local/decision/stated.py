@@ -24,6 +24,8 @@ _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?!\.?\d)")
 _WORD = re.compile(r"[^\W\d_]+")
 #: How many words before a number may name its parameter ("maximum cost of $50").
 _WINDOW = 4
+#: Where a question's sentences end.
+_SENTENCE_END = re.compile(r"(?<=[.?!。？！])\s+|(?<=[。？！])")
 #: Name words that say nothing of what a number is.
 _BLAND = frozenset({"value", "number", "num", "amount", "count", "input", "data", "param"})
 
@@ -39,8 +41,10 @@ def stated_optionals(
 
     A number parameter that is optional and not written is stated when a word of its name
     (by its root: "cost" of ``max_cost``) is among the :data:`_WINDOW` words before a number
-    of the question that no argument took. A number
-    two parameters could take, or a parameter two numbers could fill, is left alone.
+    of the question that no argument took, in a sentence that states a value the call took
+    (a question of several sentences may ask several calls: "…if the die had 8 sides" is
+    the last call's, not the first's). A number two parameters could take, or a parameter
+    two numbers could fill, is left alone.
 
     Args:
         arguments: The call's arguments.
@@ -61,11 +65,16 @@ def stated_optionals(
     if not open_:
         return None
     taken = set(numbers_of(dict(arguments)))
+    anchored = [
+        span
+        for span in _sentences(question)
+        if _states_a_value(question[span[0] : span[1]], arguments)
+    ]
     claims: dict[str, list[float]] = {}
     claimed_by: dict[float, list[str]] = {}
     for match in _NUMBER.finditer(question):
         number = float(match.group())
-        if number in taken:
+        if number in taken or not any(a <= match.start() < b for a, b in anchored):
             continue
         before = _WORD.findall(question[: match.start()])[-_WINDOW:]
         said = {root(w.casefold()) for w in before}
@@ -82,3 +91,27 @@ def stated_optionals(
             continue
         added[parameter] = number
     return {**arguments, **added} if added else None
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    """Where each sentence of the text starts and ends."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for end in _SENTENCE_END.finditer(text):
+        spans.append((start, end.start()))
+        start = end.end()
+    spans.append((start, len(text)))
+    return spans
+
+
+def _states_a_value(sentence: str, arguments: Mapping[str, Any]) -> bool:
+    """Whether a sentence states one of the call's values: a text as it is, a number in
+    digits."""
+    folded = sentence.casefold()
+    numbers = {float(m.group()) for m in _NUMBER.finditer(sentence)}
+    for value in arguments.values():
+        if isinstance(value, str) and value.strip() and value.casefold() in folded:
+            return True
+        if any(n in numbers for n in numbers_of(value)):
+            return True
+    return False
