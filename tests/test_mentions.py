@@ -8,6 +8,7 @@ from toolkit.local.decision.mentions import (
     declines_tools,
     named_tools,
     question_names,
+    talks_about_tools,
     writes_out,
 )
 
@@ -114,6 +115,4 @@ def test_a_question_names_a_tool_by_the_words_of_what_it_is_about(question, tool
     ],
 )
 def test_a_text_that_talks_about_the_tools(text: str, talks: bool) -> None:
-    from toolkit.local.decision.decoding import _TOOL_TALK
-
-    assert bool(_TOOL_TALK.search(text)) is talks
+    assert talks_about_tools(text, ["other_tool"]) is talks

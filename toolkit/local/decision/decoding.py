@@ -72,6 +72,7 @@ from toolkit.local.decision.mentions import (
     named_tools,
     question_names,
     says_kind,
+    talks_about_tools,
     writes_out,
 )
 from toolkit.local.decision.naming import names_record, reached_record, said_name
@@ -771,7 +772,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         return plain if plain and not self._talks_about_tools(plain) else text
 
     def _talks_about_tools(self, text: str) -> bool:
-        return bool(_TOOL_TALK.search(text) or named_tools(text, self.job.tool_names))
+        return talks_about_tools(text, self.job.tool_names)
 
     def _writes_call_out(self, text: str) -> bool:
         """Before any result, and once per request: whether a text answer names an offered
@@ -1310,14 +1311,6 @@ _WRITTEN_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 _CALL_OPENING = re.compile(r"\{\s*[\"']")
 #: A letter of any script: a word's mark in a text answer.
 _LETTER = re.compile(r"[^\W\d_]")
-#: A text answer about the tools, not an answer: code or markup, a function's name, a
-#: function to call or use.
-_TOOL_TALK = re.compile(
-    r"```|</?[A-Za-z][\w-]*>|\bfunction[- _]?name\b|\bmark the function\b"
-    r"|\b(?:call|use|invoke)\s+(?:the\s+|this\s+)?`[^`\n]+`\s+function"
-    r"|\bthe following function\b|\bcall any (?:function|tool)\b",
-    re.IGNORECASE,
-)
 
 
 def with_working(events: list[Event], worked: str, spaceless: bool) -> list[Event]:

@@ -30,6 +30,7 @@ __all__ = [
     "named_tools",
     "question_names",
     "says_kind",
+    "talks_about_tools",
     "writes_out",
 ]
 
@@ -92,11 +93,20 @@ def named_tools(text: str, tool_names: Iterable[str]) -> list[str]:
     for name in tool_names:
         if _plain_word(name):
             continue
-        for spelling in _spellings(name):
-            if re.search(r"(?<![\w.])" + spelling + r"(?![\w]|\.\w)", text):
-                found.append(name)
-                break
+        if _named_at(name, text) is not None:
+            found.append(name)
     return found
+
+
+def _named_at(name: str, text: str) -> int | None:
+    """Where the text's first naming of a tool ends, in any of its spellings; ``None`` when
+    it names the tool nowhere."""
+    found = [
+        m.end()
+        for spelling in _spellings(name)
+        if (m := re.search(r"(?<![\w.])" + spelling + r"(?![\w]|\.\w)", text))
+    ]
+    return min(found, default=None)
 
 
 #: Code around a name: a fenced block, a markup tag, or a JSON list or object it opens.
@@ -125,8 +135,9 @@ def writes_out(text: str, tool_names: Iterable[str]) -> list[str]:
         return []
     if _CODE.search(text):
         return named
-    if any(_VALUES_SET.search(text, _named_at(name, text)) for name in named):
-        return [name for name in named if _VALUES_SET.search(text, _named_at(name, text))]
+    valued = [name for name in named if _VALUES_SET.search(text, _named_at(name, text) or 0)]
+    if valued:
+        return valued
     return [
         name
         for name in named
@@ -134,14 +145,31 @@ def writes_out(text: str, tool_names: Iterable[str]) -> list[str]:
     ]
 
 
-def _named_at(name: str, text: str) -> int:
-    """Where the text first names a tool (0 when no spelling of it is found)."""
-    found = [
-        m.end()
-        for spelling in _spellings(name)
-        if (m := re.search(r"(?<![\w.])" + spelling + r"(?![\w]|\.\w)", text))
-    ]
-    return min(found, default=0)
+#: Words of a text that talk about calling a function: its name, a function to call or use.
+_CALL_TALK = re.compile(
+    r"\bfunction[- _]?name\b|\bmark the function\b"
+    r"|\b(?:call|use|invoke)\s+(?:the\s+|this\s+)?`[^`\n]+`\s+function"
+    r"|\bthe following function\b|\bcall any (?:function|tool)\b",
+    re.IGNORECASE,
+)
+
+
+def talks_about_tools(text: str, tool_names: Iterable[str]) -> bool:
+    """Whether a text answer talks about the tools instead of answering: it writes code or
+    markup, a function's name, a function to call or use ("Mark the function as
+    "ThinQ_Connect" and call it", "you can use the `math.sin` function"), or names an
+    offered tool.
+
+    Args:
+        text: A text answer.
+        tool_names: The offered tools' names.
+
+    Returns:
+        True when it does.
+    """
+    if _CODE.search(text) or _CALL_TALK.search(text):
+        return True
+    return bool(named_tools(text, tool_names))
 
 
 #: Words of a tool's name that say how it works, not what it is about ("get", "find").
