@@ -747,17 +747,13 @@ class CallWriter:
         self, turn: CallJudge, first: tuple[list[str], Any, list[dict]]
     ) -> tuple[list[str], Any, list[dict]]:
         """A first call with a list the question writes in another order (sorted by the model:
-        :func:`~toolkit.local.decision.ordering.as_written`) is written again with the list in the
-        user's order; the new call is taken when it is sound."""
-        found = first[2]
-        if not self.policy.lists_as_written or len(found) != 1:
+        :func:`~toolkit.local.decision.ordering.as_written`) is written again with the list in
+        the user's order; the new call is taken when it is sound."""
+        if not self.policy.lists_as_written:
             return first
-        call = turn.without_guesses(found[0])  # what the call keeps
-        written = as_written(arguments_of(call), turn.question)
-        if written is None:
-            return first
-        again = self._written_with(turn, call["function"]["name"], written, whole=True)
-        return first if again is None else again
+        return self._rewritten(
+            turn, first, lambda arguments, _: as_written(arguments, turn.question)
+        )
 
     def _with_stated(
         self, turn: CallJudge, first: tuple[list[str], Any, list[dict]]
@@ -765,13 +761,31 @@ class CallWriter:
         """A first call that left out an optional number the question states for it ("with
         maximum cost of $50": :func:`~toolkit.local.decision.stated.stated_optionals`) is
         written again with it; the new call is taken when it is sound."""
+        if not self.policy.stated_optionals:
+            return first
+        return self._rewritten(
+            turn,
+            first,
+            lambda arguments, schema: stated_optionals(arguments, schema, turn.question),
+        )
+
+    def _rewritten(
+        self,
+        turn: CallJudge,
+        first: tuple[list[str], Any, list[dict]],
+        rewrite: Callable[[dict[str, Any], Mapping[str, Any]], dict[str, Any] | None],
+    ) -> tuple[list[str], Any, list[dict]]:
+        """A first call of one tool written again whole, with the values ``rewrite`` makes of
+        the ones it keeps (without its guesses) and of its tool's schema, in the order the
+        grammar writes them; ``first`` when ``rewrite`` gives ``None`` or the new call is not
+        sound."""
         found = first[2]
-        if not self.policy.stated_optionals or len(found) != 1:
+        if len(found) != 1:
             return first
         call = turn.without_guesses(found[0])  # what the call keeps
         tool = call["function"]["name"]
         schema = turn.schemas.get(tool) or {}
-        written = stated_optionals(arguments_of(call), schema, turn.question)
+        written = rewrite(arguments_of(call), schema)
         if written is None:
             return first
         order = list(schema.get("properties") or {})  # the order the grammar writes them in
