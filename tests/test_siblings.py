@@ -159,3 +159,22 @@ def test_a_call_is_judged_as_it_is_sent() -> None:
     # A required value nobody gave is a fault either way.
     body["required"] = ["mode", "target"]
     assert CallJudge(ChatJob(messages=asked, tools=[tool]), ToolPolicy(), auto=True).rejected(call)
+
+
+def test_a_parameter_whose_format_is_a_date_takes_the_stated_date() -> None:
+    schemas = {
+        "exchange_latest_rate": _RATES["exchange_latest_rate"],
+        "exchange_rate_on": {
+            "type": "object",
+            "properties": {
+                "from_currency": {"type": "string"},
+                "to_currency": {"type": "string"},
+                "at": {"type": "string", "format": "date"},
+            },
+            "required": ["from_currency", "to_currency"],
+        },
+    }
+    question = "The exchange rate from yen to won on March 3, 2021?"
+    assert asked_sibling("exchange_latest_rate", schemas, question) == "exchange_rate_on"
+    said = said_parameters("exchange_rate_on", "exchange_latest_rate", schemas, question)
+    assert said == ["at"]

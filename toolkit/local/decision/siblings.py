@@ -63,15 +63,17 @@ def _words(tool: str, schema: Mapping[str, Any] | None) -> set[str]:
     return _roots(words)
 
 
+def _takes_a_date(parameter: str, spec: Any) -> bool:
+    """Whether a parameter takes a date: its name says one, or its format is one."""
+    if name_words(parameter) & _DATE_WORDS:
+        return True
+    return isinstance(spec, Mapping) and spec.get("format") in {"date", "date-time"}
+
+
 def _dated(schema: Mapping[str, Any] | None) -> bool:
-    """Whether a tool takes a date: a parameter whose name says one, or whose format is one."""
+    """Whether a tool takes a date (:func:`_takes_a_date`)."""
     properties = (schema or {}).get("properties") or {}
-    for parameter, spec in properties.items():
-        if name_words(parameter) & _DATE_WORDS:
-            return True
-        if isinstance(spec, Mapping) and spec.get("format") in {"date", "date-time"}:
-            return True
-    return False
+    return any(_takes_a_date(parameter, spec) for parameter, spec in properties.items())
 
 
 def _said(own: set[str], roots: frozenset[str], dated: bool) -> int:
@@ -150,11 +152,12 @@ def said_parameters(
     roots = question_roots(question)
     dated = bool(dates_in(question))
     theirs = set(_parameters(schemas.get(chosen)))
+    properties = (schemas.get(sibling) or {}).get("properties") or {}
     said: list[str] = []
-    for parameter in _parameters(schemas.get(sibling)):
+    for parameter, spec in properties.items():
         if parameter in theirs:
             continue
         words = _roots(name_words(parameter))
-        if words & roots or (dated and _dated({"properties": {parameter: {}}})):
+        if words & roots or (dated and _takes_a_date(parameter, spec)):
             said.append(parameter)
     return said
