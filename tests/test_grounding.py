@@ -489,6 +489,10 @@ def test_a_refusal_returned_as_a_result_is_an_error() -> None:
         ("it started from rest and accelerated at 9.8 m/s^2", {0, 9.8}),
         ("un crédito a veinticuatro meses", {24}),
         ("a budget of €5k", {5000}),
+        ("今天上午开了三个小时，下午又开了五个小时", {3, 5}),  # Chinese numerals
+        ("一百二十五只羊", {125}),
+        ("连续干两周", {2}),  # "两" of time
+        ("每辆车要配两名司机", {2}),  # "两" of each
     ],
 )
 def test_numbers_a_call_may_take_are_read_in_words_scales_and_units_of_time(
@@ -504,6 +508,9 @@ def test_numbers_a_call_may_take_are_read_in_words_scales_and_units_of_time(
         ("the first and the second equation", 1),  # ordinals are no values
         ("the two cities", 2),  # nor "one" and "two" alone
         ("the rest of the day", 0),
+        ("第三次", 3),  # a Chinese ordinal
+        ("两家酒厂", 2),  # "两" of things
+        ("一共", 1),
     ],
 )
 def test_words_that_state_no_value_give_none(text: str, number: float) -> None:

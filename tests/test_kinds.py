@@ -113,6 +113,15 @@ def test_the_things_a_chinese_question_names_end_with_the_words_of_their_kinds()
     ]
 
 
+def test_a_tools_short_form_is_read_as_its_word_written_out():
+    # "coop" of get_bee_coop is 合作社 "cooperative"; without it the name was cut at 蜂
+    question = "山楂谷养蜂合作社一共有多少名社员？"
+    assert named_things(question, ["get_bee_coop", "get_forge"]) == [
+        ("山楂谷养蜂合作社", "get_bee_coop")
+    ]
+    assert named_things("Who runs Hollin Dept?", ["get_dept"]) == [("Hollin Dept", "get_dept")]
+
+
 def test_a_phrase_of_the_question_is_no_name():
     assert is_phrase("马厩一共有多少匹")
     assert is_phrase("煤矿的矸石山上放")
@@ -143,6 +152,8 @@ def test_the_words_of_a_kind_alone_name_nothing():
     assert names_nothing("rope_walk_name", "get_rope_walk")  # the parameter's placeholder
     assert not names_nothing("Penmoor Rope Walk", "get_rope_walk")
     assert names_nothing("Boot Factory", "get_boot_factory")
+    assert names_nothing("锻坊", "get_forge")  # the kind's word and a place's last character
+    assert not names_nothing("铁溪锻坊", "get_forge")
     assert not names_nothing("凯尔德修道院", "get_monastery")  # a name before the kind
     assert not names_nothing("Penmoor Ropewalk", "get_ropewalk")
     assert not names_nothing("修道院", "get_ropewalk")  # another tool's kind

@@ -78,6 +78,9 @@ def test_a_tool_named_in_code_is_a_call_written_out(text: str, written: list[str
         ("Look up the weather in Paris.", False),
         ("Can you check the stock of widgets?", False),
         ("帮我查一下北京的天气。", False),
+        ("你别查了，直接说吧。", True),
+        ("帮我分别查一下两家工厂的员工人数。", False),  # 分别 "each", no "don't"
+        ("请特别查一下这条线路。", False),
     ],
 )
 def test_a_question_that_asks_for_no_lookup_is_read(question: str, declines: bool) -> None:

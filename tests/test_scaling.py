@@ -27,6 +27,10 @@ def test_the_numbers_a_question_states_for_arithmetic():
     assert told_numbers("What would fares for a family of three cost?", set(), set()) == [3.0]
     assert told_numbers("要是明年翻一番，会是多少？", set(), set()) == [2.0]
     assert told_numbers("再招8个工人，一共会有多少名工人？", set(), set()) == [8.0]
+    # Chinese numerals before what they count; "一" alone is "a", "两" alone counts time
+    assert told_numbers("照那家锻坊每周的数量，连续干两周一共能打多少只？", set(), set()) == [2.0]
+    assert told_numbers("一家四口买了三张票", set(), set()) == [3.0, 4.0]
+    assert told_numbers("两家酒厂一共有多少名员工？", set(), set()) == []
     # a year, a number a lookup took and one the record states are no operands
     assert told_numbers("How many crossings did it make in 2023?", set(), set()) == []
     assert told_numbers("How busy is Route 7 today?", {7.0}, set()) == []

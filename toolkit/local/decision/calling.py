@@ -124,6 +124,8 @@ class CallWriter:
     #: gave and shares a word with the user's: made when the text answer instead says
     #: nothing (:meth:`_no_answer`).
     unread_call: tuple[list[str], Any, list[dict]] | None = None
+    #: A text answer a call may replace: given as it is when none is made.
+    kept_text: tuple[str, str] | None = None
 
     if TYPE_CHECKING:  # the decoder this is mixed into provides these
 
@@ -274,6 +276,9 @@ class CallWriter:
             return
         if first is None and turn.auto and (combined := self.asked_combination()):
             yield from self.written_calls(combined)  # the total the question asks for
+            return
+        if first is None and self.kept_text is not None and not has_results(job.messages):
+            yield from self.checked_text()  # no call at all: the model's known number stands
             return
         if first is None:
             text = list(self.text(from_results=True))  # the answer is already in the results
@@ -434,6 +439,9 @@ class CallWriter:
                 named = self._named_by_question(turn, tried)
                 if named is not None:
                     return named
+                thing = self._named_thing_looked_up(turn)
+                if thing is not None:
+                    return thing
                 if fallbacks and fall_back:
                     return max(fallbacks)[3]
                 return None
@@ -566,6 +574,18 @@ class CallWriter:
             if again is not None:
                 return again
         return None
+
+    def _named_thing_looked_up(self, turn: CallJudge) -> tuple[list[str], Any, list[dict]] | None:
+        """Before any call of the turn, when every call the model would make was refused: the
+        first thing the question names of a lookup's kind, looked up
+        (:meth:`CallJudge.first_named_thing`, :attr:`~ToolPolicy.named_things_first`).
+        "琥珀山蜂蜜合作社把蜂蜡卖给了一家锻坊。照那家锻坊每周打马掌的数量，连续干两周一共能打
+        多少只马掌？" had ``product_of(12, 2)`` and ``difference_between(12, 2)`` tried, both
+        of a number nobody gave; the chain starts at the co-op's record."""
+        if not self.policy.named_things_first or turn.turn_calls:
+            return None
+        named = turn.first_named_thing()
+        return self._written_with(turn, *named) if named is not None else None
 
     def _likeliest_opening(self, turn: CallJudge, names: list[str] | None) -> str | None:
         """The first call's opening with the name of the tool the model is likeliest to name

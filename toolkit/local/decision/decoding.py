@@ -40,7 +40,7 @@ from __future__ import annotations
 import difflib
 import re
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -740,6 +740,9 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
                     self.kept_text = (text, reason or "stop")
                     yield from self.calls(None, sound_only=True)
                     return
+                if not (leaked or echo) and self._asks_known_number():
+                    # A call may still replace it; should none at all be made, it stands.
+                    self.kept_text = (text, reason or "stop")
                 yield from self.calls(None)
                 return
             if foreign:
@@ -842,8 +845,13 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         """Whether a question that writes no number in digits asks for one the model may
         know ("一小时有多少分钟？"), not for a tool's sum of the user's figures ("the sales
         tax on $59.99", answered "$14.99" in text): :attr:`~ToolPolicy.known_numbers_kept`."""
-        question = last_question(self.job.messages)
-        return self.policy.known_numbers_kept and not re.search(r"\d", question)
+        return self.policy.known_numbers_kept and _writes_no_digit(self.job.messages)
+
+    def _asks_known_number(self) -> bool:
+        """Whether a text answer stating a number nobody gave, to a question that writes no
+        number in digits, stands when no call at all is made in its place
+        (:attr:`~ToolPolicy.known_numbers_stand`)."""
+        return self.policy.known_numbers_stand and _writes_no_digit(self.job.messages)
 
     def _wordless(self, text: str) -> bool:
         """Before any tool result: whether a text answer is only a number or signs, no word
@@ -1311,6 +1319,11 @@ _WRITTEN_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 _CALL_OPENING = re.compile(r"\{\s*[\"']")
 #: A letter of any script: a word's mark in a text answer.
 _LETTER = re.compile(r"[^\W\d_]")
+
+
+def _writes_no_digit(messages: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the last question writes no number in digits."""
+    return re.search(r"\d", last_question(messages)) is None
 
 
 def with_working(events: list[Event], worked: str, spaceless: bool) -> list[Event]:

@@ -89,20 +89,51 @@ def _american(match: re.Match[str]) -> str:
     return {"our": "or", "tre": "ter"}[match.group(1)]
 
 
+#: Words a tool's name shortens, written out, so that a gloss can state them ("coop" of
+#: ``get_bee_coop`` is 合作社 "cooperative").
+_SHORTENED = {
+    "apt": "apartment",
+    "assoc": "association",
+    "coop": "cooperative",
+    "corp": "corporation",
+    "dept": "department",
+    "govt": "government",
+    "hosp": "hospital",
+    "inst": "institute",
+    "intl": "international",
+    "lib": "library",
+    "mfg": "manufacturing",
+    "org": "organization",
+    "stn": "station",
+    "univ": "university",
+}
+
+
+def _kind_words(tool: str) -> list[str]:
+    """A tool's kind words: its name's words but those that say how it works, each short
+    form beside its word written out."""
+    words = [w for w in re.findall(r"[A-Za-z]+", tool) if w.casefold() not in ACTION_WORDS]
+    return [w for w in words if w.casefold() in name_words(tool)]
+
+
+def _written_out(words: Sequence[str]) -> list[str]:
+    """``words`` with each short form written out (:data:`_SHORTENED`)."""
+    return [_SHORTENED.get(w.casefold(), w) for w in words]
+
+
 @functools.cache
 def _tool_terms(tool: str) -> frozenset[str]:
     """The stems of a tool's kind words: its name's words but those that say how it works
-    (``get_salt_pan`` → salt, pan, saltpan)."""
-    words = [w for w in re.findall(r"[A-Za-z]+", tool) if w.casefold() not in ACTION_WORDS]
-    return frozenset(_terms([w for w in words if w.casefold() in name_words(tool)]))
+    (``get_salt_pan`` → salt, pan, saltpan), and the words its short forms stand for."""
+    words = _kind_words(tool)
+    return frozenset(_terms(words) | _terms(_written_out(words)))
 
 
 def _head_terms(tool: str) -> frozenset[str]:
     """The stems of the last of a tool's kind words, the kind's head (``fire_station_info``
     → station): 消防站 "fire station" says it, 消防车 "fire engine" only its "fire"."""
-    words = [w for w in re.findall(r"[A-Za-z]+", tool) if w.casefold() not in ACTION_WORDS]
-    words = [w for w in words if w.casefold() in name_words(tool)]
-    return frozenset(_terms(words[-1:]))
+    head = _kind_words(tool)[-1:]
+    return frozenset(_terms(head) | _terms(_written_out(head)))
 
 
 @functools.cache
@@ -370,8 +401,8 @@ _GLOSS_FILLERS = frozenset(
 def names_nothing(value: str, tool: str) -> bool:
     """Whether a value a lookup by name took is only the words of the tool's kind, no name:
     "植物园" or "那家修道院" asked of ``get_botanical_garden`` / ``get_monastery``, "旋转木马
-    工坊" ("carousel" and a workshop's word) of ``carousel_workshop_card``, "the Pottery" of
-    ``get_pottery``."""
+    工坊" ("carousel" and a workshop's word) of ``carousel_workshop_card``, "锻坊" (the kind's
+    word and a place's last character) of ``get_forge``, "the Pottery" of ``get_pottery``."""
     kind = _tool_terms(tool)
     value = value.strip()
     if not kind or not value:
@@ -380,7 +411,9 @@ def names_nothing(value: str, tool: str) -> bool:
         rest = value[m.end() :] if (m := _UNNAMED.match(value)) is not None else value
         word = next((w for w in _PLACE_WORDS if rest.endswith(w) and len(rest) > len(w)), "")
         bare = rest[: len(rest) - len(word)] if word else rest  # 旋转木马 of "旋转木马工坊"
-        return any(r in _glosses() and _says(_gloss_terms(r), kind) for r in {rest, bare})
+        # a place's last character after the kind's word: 锻 "to forge" of "锻坊"
+        end = rest[:-1] if len(rest) > 1 and rest[-1] in _PLACE_ENDS else rest
+        return any(r in _glosses() and _says(_gloss_terms(r), kind) for r in {rest, bare, end})
     words = [w for w in re.findall(r"[A-Za-z]+", value) if w.casefold() not in _ARTICLES]
     if _IDENTIFIER.fullmatch(value):  # a parameter's placeholder: "hop_farm_name"
         words = [w for w in words if w.casefold() not in _PLACEHOLDER_WORDS]

@@ -35,13 +35,15 @@ __all__ = [
 ]
 
 #: A question that tells the model not to look anything up ("Quick one, nothing to look up:
-#: …", "不用查，直接告诉我").
+#: …", "不用查，直接告诉我"). A 别 that ends a word ("分别查一下" "look each up", 区别, 特别)
+#: says no "don't".
 _DECLINED = re.compile(
     r"\b(?:nothing|no need|don'?t need|do not need) to (?:look (?:anything |it )?up|search|check)"
     r"|\bwithout (?:using |calling |looking )?(?:any )?(?:tools?|functions?|look ?ups?|searching)"
     r"|\b(?:don'?t|do not|no need to) (?:use|call) (?:any |the |a )?(?:tools?|functions?)"
     r"|\b(?:from|off the top of) your (?:own )?(?:memory|head)\b"
-    r"|(?:不用|不需要|不必|无需|别|不要)(?:去)?(?:查|搜|调用|用工具|使用工具)",
+    r"|(?:不用|不需要|不必|无需|(?<![分区特个级类告识差辨鉴性派离])别|不要)(?:去)?"
+    r"(?:查|搜|调用|用工具|使用工具)",
     re.IGNORECASE,
 )
 

@@ -15,9 +15,11 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+import cn2an
 from text_to_num import alpha2digit
 
 __all__ = [
+    "chinese_numbers",
     "is_number",
     "known_numbers",
     "leaves",
@@ -225,7 +227,54 @@ def spelled_numbers(text: str) -> frozenset[float]:
         spelled = alpha2digit(text, language)
         if spelled != text:
             found.update(float(m.group()) for m in _READ_NUMBER.finditer(spelled))
-    return frozenset(found)
+    return frozenset(found | set(chinese_numbers(text)))
+
+
+#: A Chinese numeral before what it counts ("三个小时", "一百二十五只", "两周"), not an
+#: ordinal ("第三次").
+_CHINESE_NUMERAL = re.compile(
+    r"(?<![第零一二两三四五六七八九十百千万])([零一二两三四五六七八九十百千万]+(?:点[零一二三四五六七八九]+)?)"
+    r"(?=[个只张位名条家座台辆艘本件次天周年岁日晚夜口人斤克升米元块层趟遍轮批箱瓶杯碗份套间所]"
+    r"|小时|钟头|星期|分钟|秒|公里|公斤|千克|毫升)"
+)
+#: What "两" or "二" alone counts when it is a quantity to work with (two hours, two weeks,
+#: twice): "两家酒厂", "the two breweries", asks for no value 2.
+_TWO_OF_TIME = re.compile(r"(?:个)?(?:小时|钟头|星期|分钟|秒|天|周|年|月|日|晚|夜|次|趟|遍|轮)")
+
+
+def _per_each(text: str, at: int) -> bool:
+    """Whether the clause before ``at`` says "each" (每): "每辆车要配两名司机" counts two
+    drivers a car."""
+    clause = re.split(r"[，。？！；：,.?!;:]", text[:at])[-1]
+    return "每" in clause
+
+
+def chinese_numbers(text: str) -> list[float]:
+    """The numbers a Chinese text writes in numerals before what they count ("三个小时" 3,
+    "一百二十五只" 125, "两周" 2). "一" alone is "a" ("一家锻坊"), and "两" or "二" alone counts
+    only time or times ("两周", "两次") or so many of each ("每辆车要配两名司机"), not things
+    ("两家酒厂").
+
+    Args:
+        text: Any text.
+
+    Returns:
+        The numbers, in the text's order.
+    """
+    found: list[float] = []
+    for match in _CHINESE_NUMERAL.finditer(text):
+        numeral = match.group(1)
+        if numeral == "一":
+            continue
+        if numeral in ("两", "二") and not (
+            _TWO_OF_TIME.match(text, match.end()) or _per_each(text, match.start())
+        ):
+            continue
+        try:
+            found.append(float(cn2an.cn2an(numeral, "smart")))
+        except ValueError:  # no numeral the reader knows ("十十")
+            continue
+    return found
 
 
 def run_together(value: Any, text: str) -> bool:

@@ -89,6 +89,10 @@ class PlanWriter:
 
         def picked_number(self, record: str) -> str | None: ...
 
+        def _one_record(self) -> bool: ...
+
+        def _leads_on(self) -> bool: ...
+
     def planned_steps(
         self, chosen: Sequence[Mapping[str, Any]] = ()
     ) -> list[tuple[str, dict[str, Any]]] | None:
@@ -261,6 +265,13 @@ class PlanWriter:
         rated = None if tools is None else rated_record(self.job.messages, tools)
         return None if tools is None or rated is None else (tools, rated)
 
+    def _passed_on(self) -> bool:
+        """Whether the turn's one record names the thing the question points at, a chain's
+        next step (:attr:`~ToolPolicy.chains_lead_on`): no number of it is taken on yet.
+        "琥珀山蜂蜜合作社把蜂蜡卖给了一家锻坊。照那家锻坊每周打马掌的数量，连续干两周…" had
+        the co-op's 655 hives doubled."""
+        return self.policy.chains_lead_on and self._one_record() and self._leads_on()
+
     def scaled_steps(self) -> list[tuple[str, dict[str, Any]]] | None:
         """The calls that take the record the turn reached on by the numbers the question
         states for it ("what would tickets for a family of three cost?" after the port's
@@ -274,7 +285,7 @@ class PlanWriter:
             number for it, the readings are no plan or disagree, or the turn left the plan.
         """
         reached = self._reached_record() if self.policy.records_scaled else None
-        if reached is None:
+        if reached is None or self._passed_on():
             return None
         tools, (record, made, results) = reached
         question = last_question(self.job.messages)

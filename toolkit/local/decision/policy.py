@@ -416,6 +416,11 @@ class ToolPolicy:
             the plan of looked-up values the model draws
             (:meth:`~toolkit.local.decision.planning.PlanWriter.combined_steps`): "which rice
             mill runs more hulling machines, and how many more?" was planned as ``4 + 9``.
+        named_things_first: Before any call of the turn, when every call the model would
+            make was refused and no tool the question names does better, the first thing the
+            question names of a lookup's kind (``named_kinds``) is looked up: a chain's or a
+            word problem's first step, where the model tried arithmetic on numbers nobody
+            gave.
         named_lookups: Before any result, when a call is made only if it is sound (the
             model all but sure of a tool, or the question naming it) and none the model
             writes is, the first thing the question names of a lookup's kind is looked up:
@@ -440,6 +445,15 @@ class ToolPolicy:
             while the rule held for every question). Off by default: asked what happened
             while Lincoln was president, the model's call guessed the years, so no call was
             sound and its text stood, where the call should be made without the guesses.
+        known_numbers_stand: Before any result, a text answer to a question that writes no
+            number in digits, stating a number nobody gave, is decoded as calls as before;
+            when no call at all is made in its place it stands, not a text written again
+            without its numbers. Asked "在标准大气压下，水的沸点是多少摄氏度？" with a lookup
+            and ``product_of`` offered, every call the model tried was refused (the question
+            copied as a station's name, numbers nobody gave), and the answer written again
+            was "Answer: 沸点是  boiling point"; the model's own "水的沸点是100摄氏度" now
+            stands. Unlike ``known_numbers_kept``, an unsound call the model was likely to
+            make is still made (the Lincoln question keeps its call).
         things_to_their_kind: A call of a tool that looks nothing up by name, which the
             question does not ask for, with a text value that names a thing of a lookup's
             kind or is a phrase of the question, is that lookup's call (``named_kinds``):
@@ -814,8 +828,10 @@ class ToolPolicy:
     word_families: bool = True
     things_to_their_kind: bool = True
     known_numbers_kept: bool = False
+    known_numbers_stand: bool = True
     worded_answers: bool = True
     named_lookups: bool = True
+    named_things_first: bool = True
     question_named_tools: bool = True
     preferred_named_calls: bool = True
     rerouted_failures: bool = True
