@@ -111,6 +111,13 @@ def test_the_expression_grammar_admits_only_the_questions_numbers():
         ("(200 - 3 * 45) / 4", "我有200元，买了3张票，每张45元，平均分给4个朋友", 16.25),
         ("(17 + 25) * 3", "Add 17 and 25, then multiply the result by 3.", 126),
         ("1250 * 0.05", "5% of 1,250", 62.5),  # a percentage either way
+        # one rate for two stretches of time: the rate taken out of the two products
+        (
+            "(45 * 3) + (45 * 5)",
+            "每小时能榨45升，上午开了3个小时，下午又开了5个小时，一共多少升？",
+            360,
+        ),
+        ("12 * 9 - 12 * 2", "12 crates a day for 9 days, less 2 days off", 84),
     ],
 )
 def test_a_plan_of_the_question(expression, question, value):

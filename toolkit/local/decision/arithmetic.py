@@ -272,7 +272,10 @@ def parsed_plan(expression: str) -> Plan | None:
 
 
 def read_plan(expression: str, question: str) -> Plan | None:
-    """The expression as a plan, when it is one the question asks for.
+    """The expression as a plan, when it is one the question asks for — or, written with a
+    factor common to two products taken out (:func:`factored_out`: "(45 * 3) + (45 * 5)" is
+    "(3 + 5) * 45" for "45 litres an hour, 3 hours in the morning and 5 in the
+    afternoon"), that plan.
 
     Args:
         expression: What the model wrote.
@@ -285,6 +288,78 @@ def read_plan(expression: str, question: str) -> Plan | None:
         chain of steps ("then", "the result", "然后", "再") — does not take each step's result
         in the next step.
     """
+    plan = _as_plan(expression, question)
+    if plan is None and _STEP_BY_STEP.search(question) is None:
+        factored = factored_out(expression)
+        plan = _as_plan(factored, question) if factored is not None else None
+    return plan
+
+
+def factored_out(expression: str) -> str | None:
+    """The expression with each factor two added or subtracted products share taken out
+    ("(45 * 3) + (45 * 5)" → "(3 + 5) * 45"): one quantity at two rates uses its number once,
+    as the question states it.
+
+    Args:
+        expression: An expression of numbers and ``+ - * /``.
+
+    Returns:
+        The expression written so, or ``None`` when it cannot be read or has no such factor.
+    """
+    try:
+        tree = ast.parse(expression.strip(), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    factored = _factor(tree)
+    return ast.unparse(factored) if factored is not tree else None
+
+
+def _factor(node: ast.AST) -> ast.AST:
+    """The node with common factors of added products taken out, inside first."""
+    if not isinstance(node, ast.BinOp):
+        return node
+    left, right = _factor(node.left), _factor(node.right)
+    if isinstance(node.op, (ast.Add, ast.Sub)):
+        for shared, (a, b) in _shared_factors(left, right):
+            return ast.BinOp(ast.BinOp(a, node.op, b), ast.Mult(), shared)
+    if left is node.left and right is node.right:
+        return node
+    return ast.BinOp(left, node.op, right)
+
+
+def _shared_factors(left: ast.AST, right: ast.AST) -> list[tuple[ast.AST, tuple[ast.AST, ast.AST]]]:
+    """The number two products both multiply by, with what each multiplies it by."""
+    products = []
+    for side in (left, right):
+        if not (isinstance(side, ast.BinOp) and isinstance(side.op, ast.Mult)):
+            return []
+        products.append(side)
+    found = []
+    for one, other_one in (
+        (products[0].left, products[0].right),
+        (products[0].right, products[0].left),
+    ):
+        for two, other_two in (
+            (products[1].left, products[1].right),
+            (products[1].right, products[1].left),
+        ):
+            if _same_number(one, two):
+                found.append((one, (other_one, other_two)))
+    return found[:1]
+
+
+def _same_number(a: ast.AST, b: ast.AST) -> bool:
+    return (
+        isinstance(a, ast.Constant)
+        and isinstance(b, ast.Constant)
+        and is_number(a.value)
+        and is_number(b.value)
+        and a.value == b.value
+    )
+
+
+def _as_plan(expression: str, question: str) -> Plan | None:
+    """The expression as a plan, when it is one the question asks for (:func:`read_plan`)."""
     step_by_step = _STEP_BY_STEP.search(question) is not None
     steps: list[Step] = []
     try:
