@@ -700,6 +700,9 @@ def test_the_number_a_question_asks_of_a_record_is_found_by_its_label():
     assert asked_number(mine, "How deep is Ely Mine?") == "300"
     tower = "Ely Tower: built 1890, height 41 m, 3 bells"
     assert asked_number(tower, "How tall is Ely Tower?") == "41"
+    # "a day" asks for the daily number, not another number of the same thing
+    ferry = "Name: Gull Ferry\nfounded: 1923\ndaily crossings: 14\ncrossing time (minutes): 35"
+    assert asked_number(ferry, "How many crossings a day does Gull Ferry make?") == "14"
 
 
 _SCHEMAS = {

@@ -524,9 +524,13 @@ def glossed_number(result: str, terms: Mapping[str, int]) -> str | None:
     return labelled[scores.index(best)][1]
 
 
+#: The spans of time whose words have under four letters.
+_SHORT_SPANS = frozenset({"day"})
+
+
 def _asked_words(question: str, naming: set[str]) -> tuple[set[str], set[str]]:
-    """The question's words of four letters or more that may name a label, plurals aside (not
-    those that only ask), and apart from them the words of ``naming`` (the record's name, the
+    """The question's words of four letters or more (or "day") that may name a label, plurals
+    aside (not those that only ask), and apart from them the words of ``naming`` (the record's name, the
     tools' names) that stand alone — not capitalised, nor beside another such word, as in
     "Thimblegate Puppet Theatre" or "the bell foundry". Such a word asks for a label only when
     it is the whole label: "how many puppets" of "…, 210 puppets", but not "the bell" of
@@ -535,8 +539,8 @@ def _asked_words(question: str, naming: set[str]) -> tuple[set[str], set[str]]:
     asked: set[str] = set()
     alone: set[str] = set()
     for i, (word, stemmed) in enumerate(words):
-        if len(word) < 4 or stemmed in _ASKING:
-            continue
+        if (len(word) < 4 and stemmed not in _SHORT_SPANS) or stemmed in _ASKING:
+            continue  # but a span's short word: "crossings a day" asks for "daily crossings"
         if stemmed not in naming:
             asked.add(stemmed)
             continue
