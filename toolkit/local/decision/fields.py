@@ -29,7 +29,7 @@ from toolkit.local.decision.kinds import glossed_terms
 from toolkit.local.decision.phrases import asking_sentence, without_names, writes_spaceless
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import FIELD_INSTRUCTION, FIELD_OPENING, FIELD_REQUEST
-from toolkit.local.decision.records import glossed_number, record_fields
+from toolkit.local.decision.records import asked_year, glossed_number, record_fields
 from toolkit.local.decision.signals import option_logprobs
 from toolkit.local.decision.turn import last_question, turn_calls
 from toolkit.local.format.job import ChatJob
@@ -84,8 +84,9 @@ class FieldReader:
     template: str | None
 
     def picked_number(self, record: str) -> str | None:
-        """The number under the record's label that a question written in Chinese says
-        through its words' English glosses, in the sentence that asks or, when that names
+        """The number under the record's label that a question written in Chinese says — the
+        one year it states, when the sentence asks which year (:func:`~toolkit.local.decision.
+        records.asked_year`) — through its words' English glosses, in the sentence that asks or, when that names
         nothing, in the whole question (:func:`~toolkit.local.decision.records.glossed_number`,
         :attr:`~ToolPolicy.glossed_fields`: 动物 "animal" for "640 animals"), or else the one
         the model picks as its field (its share of the calibrated scores at least
@@ -99,6 +100,8 @@ class FieldReader:
         question = asking_sentence(whole)
         if not writes_spaceless(question):  # its own words are matched to the labels
             return None
+        if self.policy.glossed_fields and (year := asked_year(record, question)) is not None:
+            return year  # "那条渡轮是哪一年开始运营的？" of the one year it states
         if self.policy.glossed_fields:  # a label the question's own words say in English
             tools = self.job.tool_names
             named = self._looked_up()
