@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from toolkit.local.decision.kinds import (
+    capitalised_from_lower_case,
     glossed_terms,
     is_phrase,
     kind_of,
@@ -120,6 +121,20 @@ def test_a_tools_short_form_is_read_as_its_word_written_out():
         ("山楂谷养蜂合作社", "get_bee_coop")
     ]
     assert named_things("Who runs Hollin Dept?", ["get_dept"]) == [("Hollin Dept", "get_dept")]
+
+
+def test_a_name_made_of_the_questions_lower_case_words_is_no_name():
+    question = (
+        "If you add up the members of Clover Vale Beekeepers and Heatherline Apiarists, "
+        "how many beekeepers is that in total?"
+    )
+    assert capitalised_from_lower_case("Total Beekeepers", question)
+    assert not capitalised_from_lower_case("Clover Vale Beekeepers", question)
+    assert not capitalised_from_lower_case("Vale Beekeepers", question)  # the user's capitals
+    # a question that writes its names in lower case leaves the model's capitals alone
+    assert not capitalised_from_lower_case(
+        "Copperbell Forge", "which ferry does copperbell forge use?"
+    )
 
 
 def test_a_phrase_of_the_question_is_no_name():

@@ -1032,6 +1032,8 @@ class CallWriter:
                 return self._written_at(turn, context, *moved, made)
             if turn.history.redundant(call) or turn.takes_a_result_place(call, made):
                 continue  # a repeat, or a later step that needs a result not there yet
+            if turn.made_up_name(call):
+                continue  # "Total Beekeepers": the question's words, no name it gives
             if turn.other_field(call, made):
                 continue  # the records' other quantity, beside the one the answer combined
             if self.policy.one_record_extras and turn.combines_one_record(call):

@@ -85,15 +85,15 @@ class FieldReader:
 
     def picked_number(self, record: str) -> str | None:
         """The number under the record's label that a question written in Chinese says — the
-        one year it states, when the sentence asks which year (:func:`~toolkit.local.decision.
-        records.asked_year`) — through its words' English glosses, in the sentence that asks or, when that names
-        nothing, in the whole question (:func:`~toolkit.local.decision.records.glossed_number`,
-        :attr:`~ToolPolicy.glossed_fields`: 动物 "animal" for "640 animals"), or else the one
-        the model picks as its field (its share of the calibrated scores at least
-        :attr:`~ToolPolicy.field_pick_min`, :attr:`~ToolPolicy.picked_fields`); ``None``
-        when the question is in Latin letters (its own words are matched to the labels), the
-        model picks none, the record has fewer than two labels or the picked label stands
-        over several numbers."""
+        one year it states, when the sentence asks which year
+        (:func:`~toolkit.local.decision.records.asked_year`) — through its words' English glosses,
+        in the sentence that asks or, when that names nothing, in the whole question
+        (:func:`~toolkit.local.decision.records.glossed_number`, :attr:`~ToolPolicy.glossed_fields`:
+        动物 "animal" for "640 animals"), or else the one the model picks as its field (its share of
+        the calibrated scores at least :attr:`~ToolPolicy.field_pick_min`,
+        :attr:`~ToolPolicy.picked_fields`); ``None`` when the question is in Latin letters (its own
+        words are matched to the labels), the model picks none, the record has fewer than two labels
+        or the picked label stands over several numbers."""
         if not self.policy.picked_fields:
             return None
         whole = last_question(self.job.messages)

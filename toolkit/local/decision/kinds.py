@@ -241,6 +241,34 @@ def names_in_capitals(text: str) -> list[str]:
 _IN_CAPITALS = re.compile(r"(?<![\w'’-])[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*){1,4}")
 
 
+def capitalised_from_lower_case(value: str, question: str) -> bool:
+    """Whether a value written as a name in capitals ("Total Beekeepers") is only words the
+    question writes, one of them only in lower case ("how many beekeepers is that in
+    total?"), while the question writes its own names in capitals ("Clover Vale
+    Beekeepers"): a name the model made of the question's words, no name the user gave.
+
+    Args:
+        value: A lookup's name value.
+        question: The user's question.
+
+    Returns:
+        True when it is.
+    """
+    words = re.findall(r"[A-Za-z][\w'’-]*", value)
+    if not words or writes_spaceless(value) or not all(w[0].isupper() for w in words):
+        return False
+    if not names_in_capitals(question):
+        return False
+    lower_only = False
+    for word in words:
+        if not re.search(rf"(?<![\w'’-]){re.escape(word)}(?![\w'’-])", question, re.I):
+            return False  # a word of the user's not at all
+        lower_only = lower_only or not re.search(
+            rf"(?<![\w'’-]){re.escape(word)}(?![\w'’-])", question
+        )  # "total" of "in total": no word of a name
+    return lower_only
+
+
 def names_a_thing(text: str, tools: Iterable[str]) -> bool:
     """Whether a question names a thing of the kind of one of ``tools`` (lookups by name): a
     Chinese name before a word of a tool's kind (:func:`named_things`: "鸦林酒厂"), or a name

@@ -421,6 +421,13 @@ class ToolPolicy:
             question names of a lookup's kind (``named_kinds``) is looked up: a chain's or a
             word problem's first step, where the model tried arithmetic on numbers nobody
             gave.
+        names_as_written: A lookup by name whose value is a name in capitals made only of
+            words the question writes in lower case, while the question writes its own names
+            in capitals, names no thing
+            (:func:`~toolkit.local.decision.kinds.capitalised_from_lower_case`): "If you add
+            up the members of Clover Vale Beekeepers, Amberhill Honey Co-op and Heatherline
+            Apiarists, how many beekeepers is that in total?" had a fourth lookup of "Total
+            Beekeepers" beside the three, and its refusal threw the sum off.
         named_lookups: Before any result, when a call is made only if it is sound (the
             model all but sure of a tool, or the question naming it) and none the model
             writes is, the first thing the question names of a lookup's kind is looked up:
@@ -832,6 +839,7 @@ class ToolPolicy:
     worded_answers: bool = True
     named_lookups: bool = True
     named_things_first: bool = True
+    names_as_written: bool = True
     question_named_tools: bool = True
     preferred_named_calls: bool = True
     rerouted_failures: bool = True

@@ -529,12 +529,12 @@ _SHORT_SPANS = frozenset({"day"})
 
 
 def _asked_words(question: str, naming: set[str]) -> tuple[set[str], set[str]]:
-    """The question's words of four letters or more (or "day") that may name a label, plurals
-    aside (not those that only ask), and apart from them the words of ``naming`` (the record's name, the
+    """The question's words of four letters or more (or "day") that may name a label, plurals aside
+    (not those that only ask), and apart from them the words of ``naming`` (the record's name, the
     tools' names) that stand alone — not capitalised, nor beside another such word, as in
-    "Thimblegate Puppet Theatre" or "the bell foundry". Such a word asks for a label only when
-    it is the whole label: "how many puppets" of "…, 210 puppets", but not "the bell" of
-    "bell weight 4,720 kg"."""
+    "Thimblegate Puppet Theatre" or "the bell foundry". Such a word asks for a label only when it is
+    the whole label: "how many puppets" of "…, 210 puppets", but not "the bell" of "bell weight
+    4,720 kg"."""
     words = [(w, stem(w.casefold())) for w in re.findall(r"[A-Za-z]+", question)]
     asked: set[str] = set()
     alone: set[str] = set()

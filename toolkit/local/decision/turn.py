@@ -53,6 +53,7 @@ from toolkit.local.decision.grounding import (
     without_unfounded,
 )
 from toolkit.local.decision.kinds import (
+    capitalised_from_lower_case,
     is_phrase,
     kind_of,
     lookup_keys,
@@ -972,8 +973,9 @@ class CallJudge:
         ``get_monastery``), or a phrase of the question
         (:func:`~toolkit.local.decision.kinds.is_phrase`: "太阳系里体积最大的", which no thing
         the question names took the place of: :meth:`of_its_kind`;
-        :attr:`~ToolPolicy.named_kinds`), or a refusal copied around the name it refused
-        (:attr:`~ToolPolicy.refusals_not_names`)."""
+        :attr:`~ToolPolicy.named_kinds`), a refusal copied around the name it refused
+        (:attr:`~ToolPolicy.refusals_not_names`), or a name in capitals made of words the
+        question writes in lower case (:attr:`~ToolPolicy.names_as_written`)."""
         if not self.auto or not self.policy.named_kinds:
             return False
         tool = call["function"]["name"]
@@ -983,10 +985,23 @@ class CallJudge:
             return False
         if self.policy.refusals_not_names and self._copies_refusal(value):
             return True  # "ERROR | unknown wharf | 宾德尔滚筒修理行": a refusal, no name
+        if self.made_up_name(call):
+            return True  # "Total Beekeepers" of "how many beekeepers is that in total?"
         kind = kind_of(value, self.lookups) or tool
         if not (names_nothing(value, kind) or is_phrase(value)):
             return False
         return self.of_its_kind(call) is None  # no thing the question names to ask instead
+
+    def made_up_name(self, call: dict[str, Any]) -> bool:
+        """With "auto", whether a lookup by name asks about a name in capitals made of words
+        the question writes in lower case
+        (:func:`~toolkit.local.decision.kinds.capitalised_from_lower_case`,
+        :attr:`~ToolPolicy.names_as_written`)."""
+        if not self.auto or not self.policy.names_as_written:
+            return False
+        key = self.lookups.get(call["function"]["name"])
+        value = arguments_of(call).get(key) if key is not None else None
+        return isinstance(value, str) and capitalised_from_lower_case(value, self.question)
 
     def _copies_refusal(self, value: str) -> bool:
         """Whether a value is a refusal's text around a name a failed call of the turn sent
