@@ -168,6 +168,7 @@ def test_the_words_of_a_kind_alone_name_nothing():
     assert not names_nothing("Penmoor Rope Walk", "get_rope_walk")
     assert names_nothing("Boot Factory", "get_boot_factory")
     assert names_nothing("锻坊", "get_forge")  # the kind's word and a place's last character
+    assert names_nothing("年", "get_bakery")  # one character is no name
     assert not names_nothing("铁溪锻坊", "get_forge")
     assert not names_nothing("凯尔德修道院", "get_monastery")  # a name before the kind
     assert not names_nothing("Penmoor Ropewalk", "get_ropewalk")

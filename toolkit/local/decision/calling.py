@@ -431,6 +431,9 @@ class CallWriter:
                 fall_back = not has_results(self.job.messages) and not sound_only
                 if not (fall_back and self.policy.unread_text_calls):
                     self.unread_call = None
+                thing = self._named_thing_looked_up(turn)
+                if thing is not None:  # a sound lookup beats a refused call
+                    return thing
                 if fall_back and any(f[0] for f in fallbacks):
                     return max(fallbacks)[3]
                 reworded = self._in_their_words(turn, max(worded)[1]) if worded else None
@@ -439,9 +442,6 @@ class CallWriter:
                 named = self._named_by_question(turn, tried)
                 if named is not None:
                     return named
-                thing = self._named_thing_looked_up(turn)
-                if thing is not None:
-                    return thing
                 if fallbacks and fall_back:
                     return max(fallbacks)[3]
                 return None
@@ -577,7 +577,8 @@ class CallWriter:
 
     def _named_thing_looked_up(self, turn: CallJudge) -> tuple[list[str], Any, list[dict]] | None:
         """Before any call of the turn, when every call the model would make was refused: the
-        first thing the question names of a lookup's kind, looked up
+        first thing the question names of a lookup's kind, looked up before any refused call
+        is made as a fallback
         (:meth:`CallJudge.first_named_thing`, :attr:`~ToolPolicy.named_things_first`).
         "琥珀山蜂蜜合作社把蜂蜡卖给了一家锻坊。照那家锻坊每周打马掌的数量，连续干两周一共能打
         多少只马掌？" had ``product_of(12, 2)`` and ``difference_between(12, 2)`` tried, both

@@ -417,10 +417,16 @@ class ToolPolicy:
             (:meth:`~toolkit.local.decision.planning.PlanWriter.combined_steps`): "which rice
             mill runs more hulling machines, and how many more?" was planned as ``4 + 9``.
         named_things_first: Before any call of the turn, when every call the model would
-            make was refused and no tool the question names does better, the first thing the
-            question names of a lookup's kind (``named_kinds``) is looked up: a chain's or a
-            word problem's first step, where the model tried arithmetic on numbers nobody
-            gave.
+            make was refused, the first thing the question names of a lookup's kind
+            (``named_kinds``) is looked up, before any refused call is made as a fallback: a
+            chain's first step, where the model tried arithmetic on numbers nobody gave
+            ("琥珀山蜂蜜合作社把蜂蜡卖给了一家锻坊。照那家锻坊每周打马掌的数量，连续干两周一共
+            能打多少只马掌？" had ``product_of(12, 2)`` tried).
+        numbers_as_often_as_stated: An arithmetic call that takes one number more often
+            than the conversation states it is refused, as a plan of the question that does
+            is no plan: asked "布拉肯福德风车磨坊把面粉卖给了一家面包房。照那家面包房每天烤的
+            面包数量，连续烤两天一共能烤多少个？", the model's first call was ``plus(2, 2)``.
+            Refused, it gives way to the lookup of the named mill (``named_things_first``).
         names_as_written: A lookup by name whose value is a name in capitals made only of
             words the question writes in lower case, while the question writes its own names
             in capitals, names no thing
@@ -840,6 +846,7 @@ class ToolPolicy:
     named_lookups: bool = True
     named_things_first: bool = True
     names_as_written: bool = True
+    numbers_as_often_as_stated: bool = True
     question_named_tools: bool = True
     preferred_named_calls: bool = True
     rerouted_failures: bool = True

@@ -63,6 +63,7 @@ from toolkit.local.decision.kinds import (
 )
 from toolkit.local.decision.mentions import ACTION_WORDS, says_kind
 from toolkit.local.decision.numbers import (
+    chinese_numbers,
     first_stated,
     is_number,
     known_numbers,
@@ -918,7 +919,8 @@ class CallJudge:
     def rejected(self, call: dict[str, Any]) -> bool:
         """Whether a call repeats the conversation (or :meth:`asks_again`), looks up a thing
         the question has no part in (:meth:`looks_past_the_question`) or no thing at all
-        (:meth:`names_no_thing`) or, with "auto", uses values it never gave (with
+        (:meth:`names_no_thing`), takes a number more often than it was stated
+        (:meth:`repeats_a_number`) or, with "auto", uses values it never gave (with
         :attr:`~ToolPolicy.judged_as_sent`, once the optional guesses are left out, as the
         call is sent)."""
         if self.history.redundant(call) or self.asks_again(call):
@@ -927,9 +929,28 @@ class CallJudge:
             return True
         if self.after_the_sum(call) or self.undoes_last_step(call):
             return True
+        if self.repeats_a_number(call):
+            return True
         if self.policy.judged_as_sent:  # the optional guesses are left out before it is sent
             call = self.without_guesses(call)
         return self.auto and bool(self._faults(call))
+
+    def repeats_a_number(self, call: dict[str, Any]) -> bool:
+        """With "auto", whether an arithmetic call takes one number more often than the
+        conversation states it (:attr:`~ToolPolicy.numbers_as_often_as_stated`): ``plus(2,
+        2)`` for "连续烤两天", as a plan of the question may not (``24 * 24`` is no reading of
+        "24 muffins a day")."""
+        if not self.auto or not self.policy.numbers_as_often_as_stated:
+            return False
+        if call["function"]["name"] not in self.operations:
+            return False
+        numbers = [abs(float(n)) for n in numbers_of(arguments_of(call))]
+        text = self.grounding
+        for number in set(numbers):
+            told = stated_times(number, text) + chinese_numbers(text).count(number)
+            if numbers.count(number) > max(1, told):
+                return True
+        return False
 
     def after_the_sum(self, call: dict[str, Any]) -> bool:
         """With "auto", after a turn of arithmetic calls whose last step combined the results
