@@ -2793,3 +2793,95 @@ def test_a_list_goes_to_the_tool_as_the_user_wrote_it(local_server) -> None:
     calls = _sdk_tool_calls(local_server, question, [_SORT, _SUM])
     assert len(calls) == 1 and calls[0][0] == "sort_items", calls
     assert calls[0][1]["items"] == ["Olga", "Bruno", "Wendy", "Carl"], calls
+
+
+# 87–89. Chinese questions of lookups and counts (own cases). "分别查一下" asks for each
+# lookup ("别查" is no "don't look up"); a number the model knows stands when no call is
+# made in its place; a chain's first step is the named mill, not arithmetic on "两天", and
+# the bakery's number is taken on by the question's "两天" (a Chinese numeral).
+
+_MILL = "Name: Brackenford Windmill (布拉肯福德风车磨坊)\nbuilt: 1802\nmillers: 6\nsails: 4"
+_MILLS = {
+    "布拉肯福德风车磨坊": _MILL + "\nflour sold to: Oakhollow Bakery (橡谷面包房)",
+    "托尔盖特风车磨坊": (
+        "Name: Tollgate Windmill (托尔盖特风车磨坊)\nbuilt: 1851\nmillers: 9\nsails: 6\n"
+        "flour sold to: Pennyrise Bakery (便士坡面包房)"
+    ),
+}
+_BAKERIES = {
+    "oakhollow bakery": (
+        "Name: Oakhollow Bakery (橡谷面包房)\nopened: 1931\nbakers: 7\ndaily loaves: 260\n"
+        "loaf weight (grams): 800"
+    ),
+}
+
+
+@tool(parse_docstring=True)
+def get_windmill(name: str) -> str:
+    """Look up a windmill: year built, millers, sails and the bakery it sells flour to.
+
+    Args:
+        name: The windmill's name in English or Chinese, e.g. "Tollgate Windmill" or
+            "托尔盖特风车磨坊".
+    """
+    return _MILLS.get(name.strip(), f"No windmill named '{name}'.")
+
+
+@tool(parse_docstring=True)
+def get_bakery(name: str) -> str:
+    """Look up a bakery: year opened, bakers, daily loaves and loaf weight.
+
+    Args:
+        name: The bakery's name in English or Chinese, e.g. "Pennyrise Bakery" or "便士坡面包房".
+    """
+    by_chinese = {"橡谷面包房": "oakhollow bakery"}
+    key = by_chinese.get(name.strip(), name.strip().casefold())
+    return _BAKERIES.get(key, f"No bakery named '{name}'.")
+
+
+@tool(parse_docstring=True)
+def times(a: float, b: float) -> float:
+    """Multiply two numbers.
+
+    Args:
+        a: The first number.
+        b: The second number.
+    """
+    return a * b
+
+
+@tool(parse_docstring=True)
+def plus(a: float, b: float) -> float:
+    """Add two numbers.
+
+    Args:
+        a: The first number.
+        b: The second number.
+    """
+    return a + b
+
+
+def test_each_thing_asked_for_is_looked_up(local_server) -> None:
+    question = "帮我分别查一下布拉肯福德风车磨坊和托尔盖特风车磨坊的磨坊工人数。"
+    message = _reply(local_server, [{"role": "user", "content": question}], get_windmill, plus)
+    asked = [json.loads(c.function.arguments)["name"] for c in message.tool_calls or []]
+    assert asked == ["布拉肯福德风车磨坊", "托尔盖特风车磨坊"], message
+
+
+def test_a_number_the_model_knows_stands_when_no_call_fits(local_server) -> None:
+    question = "一年有多少个月？"
+    message = _reply(local_server, [{"role": "user", "content": question}], get_bakery, times)
+    assert not message.tool_calls, message.tool_calls
+    assert re.search(r"(?<!\d)12(?!\d)", message.content or ""), message.content
+
+
+def test_a_chinese_chain_starts_at_the_named_thing_and_counts_in_numerals(local_server) -> None:
+    question = (
+        "布拉肯福德风车磨坊把面粉卖给了一家面包房。照那家面包房每天烤的面包数量，"
+        "连续烤两天一共能烤多少个？"
+    )
+    result = ToolLoop(_chat(local_server), [get_windmill, get_bakery, times, plus]).run(question)
+    assert result.answered, result.hint
+    calls = _loop_calls(result)
+    assert calls[0] == ("get_windmill", {"name": "布拉肯福德风车磨坊"}), calls
+    assert re.search(r"(?<![\d.])520(?!\d)", result.answer), result.answer
