@@ -196,3 +196,29 @@ def test_a_name_copied_with_its_possessive_is_bare_when_it_ends_with_its_kind():
 )
 def test_a_western_or_southern_coordinate_is_negative(arguments, text, expected) -> None:
     assert in_hemisphere_signs(arguments, text) == expected
+
+
+def test_a_parameters_word_copied_after_its_value_in_lower_case_is_left_out() -> None:
+    from toolkit.local.decision.forms import without_parameter_word
+
+    schema = {
+        "properties": {
+            "cuisine": {"type": "string"},
+            "league": {"type": "string"},
+            "city": {"type": "string"},
+            "genre": {"type": "string", "enum": ["rock genre", "pop"]},
+        }
+    }
+    text = "Chinese cuisine near the Premier League ground in Mexico City, rock genre only"
+    arguments = {
+        "cuisine": "Chinese cuisine",
+        "league": "Premier League",  # in capitals: the name's own word
+        "city": "Mexico City",
+        "genre": "rock genre",  # "rock" is no value of the enum
+    }
+    assert without_parameter_word(arguments, schema, text) == {
+        "cuisine": "Chinese",
+        "league": "Premier League",
+        "city": "Mexico City",
+        "genre": "rock genre",
+    }

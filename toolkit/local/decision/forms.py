@@ -25,6 +25,7 @@ __all__ = [
     "stated_percentages",
     "without_dangling_joints",
     "without_other_spans",
+    "without_parameter_word",
     "without_possessive",
 ]
 
@@ -282,6 +283,46 @@ def without_dangling_joints(arguments: Mapping[str, Any], text: str) -> dict[str
             continue
         if value.strip() in text:  # the span copied with the joint that follows or leads it
             written[key] = trimmed
+    return written
+
+
+def without_parameter_word(
+    arguments: Mapping[str, Any], schema: Mapping[str, Any] | None, text: str
+) -> dict[str, Any]:
+    """A call's top-level text values without the word of their parameter's name the model
+    copied after them from the text, where the text writes that word in lower case:
+    ``cuisine="Chinese cuisine"`` is "Chinese", ``order="ascending order"`` "ascending". In
+    capitals the word is the name's own ("Premier League" for ``league``, "Mexico City" for
+    ``city``) and stays; so does a value left outside the parameter's ``enum``.
+
+    Args:
+        arguments: The call's arguments.
+        schema: The tool's ``parameters`` schema.
+        text: The conversation's text.
+
+    Returns:
+        The arguments, with such values trimmed.
+    """
+    properties = (schema or {}).get("properties") or {}
+    written = dict(arguments)
+    for key, value in arguments.items():
+        prop = properties.get(key) or {}
+        if not isinstance(value, str) or prop.get("type") not in (None, "string"):
+            continue
+        word = re.split(r"[_\W]+", key.strip("_"))[-1]
+        if len(word) < 3:
+            continue
+        match = re.fullmatch(rf"(?P<rest>.*\S)\s+{re.escape(word)}s?", value.strip(), re.I)
+        if match is None:
+            continue
+        rest = match.group("rest").strip()
+        said = re.search(rf"{re.escape(rest)}\s+(?P<word>{re.escape(word)}s?)\b", text, re.I)
+        if said is None or not said.group("word")[0].islower():
+            continue  # in capitals the word is the name's own: "Premier League", "Mexico City"
+        enum = prop.get("enum")
+        if enum is not None and rest not in enum:
+            continue
+        written[key] = rest
     return written
 
 

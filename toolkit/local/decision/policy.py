@@ -427,6 +427,14 @@ class ToolPolicy:
             is no plan: asked "布拉肯福德风车磨坊把面粉卖给了一家面包房。照那家面包房每天烤的
             面包数量，连续烤两天一共能烤多少个？", the model's first call was ``plus(2, 2)``.
             Refused, it gives way to the lookup of the named mill (``named_things_first``).
+        parameter_words_aside: A text value that ends with its parameter's name word,
+            copied from a text that writes the word after the value in lower case, is
+            written without it (:func:`~toolkit.local.decision.forms.without_parameter_word`):
+            ``cuisine="Chinese cuisine"`` is "Chinese". In the accepted answers of BFCL's dev
+            cases (the first 50 of five call categories), such a lower-case word is left
+            out by 15 answers (2 of them accept it too) and needed by none; a word in
+            capitals is needed by 9 ("Premier League"; 2 of them accept it left out) and
+            left out by none, so it stays.
         names_as_written: A lookup by name whose value is a name in capitals made only of
             words the question writes in lower case, while the question writes its own names
             in capitals, names no thing
@@ -847,6 +855,7 @@ class ToolPolicy:
     named_things_first: bool = True
     names_as_written: bool = True
     numbers_as_often_as_stated: bool = True
+    parameter_words_aside: bool = True
     question_named_tools: bool = True
     preferred_named_calls: bool = True
     rerouted_failures: bool = True

@@ -40,6 +40,7 @@ from toolkit.local.decision.forms import (
     in_stated_dates,
     without_dangling_joints,
     without_other_spans,
+    without_parameter_word,
     without_possessive,
 )
 from toolkit.local.decision.grounding import (
@@ -1125,6 +1126,8 @@ class CallJudge:
             formed = without_dangling_joints(formed, self.written)
             if self.policy.hemisphere_signs:
                 formed = in_hemisphere_signs(formed, self.written)
+            if self.policy.parameter_words_aside:
+                formed = without_parameter_word(formed, schema, self.written)
             tool = call["function"]["name"]
             if self.policy.possessives_bare:
                 key = self.lookups.get(tool)
