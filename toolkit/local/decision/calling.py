@@ -51,6 +51,7 @@ from toolkit.local.decision.numbers import (
     numbers_of,
 )
 from toolkit.local.decision.ordering import as_written
+from toolkit.local.decision.parts import part_to_write, states_value
 from toolkit.local.decision.phrases import conversation_phrases, slip_of, writes_spaceless
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import build_prompt
@@ -267,6 +268,7 @@ class CallWriter:
             first = self._first_call(turn, grammar, [name] if name else None, sound_only)
             if first is not None and turn.auto and not turn.turn_calls:
                 first = self._sibling_asked(turn, first)
+                first = self._in_its_part(turn, first)
         if sound_only and (first is None or not first[2]) and not turn.turn_calls:
             # the call meant, its name garbled: the thing the question names, looked up
             named = turn.first_named_thing() if self.policy.named_lookups else None
@@ -454,6 +456,42 @@ class CallWriter:
             )
             tried |= {turn.doomed_name} - {None}
         return self._one_name_first(turn, (pieces, generation, found))
+
+    def _in_its_part(
+        self, turn: CallJudge, first: tuple[list[str], Any, list[dict]]
+    ) -> tuple[list[str], Any, list[dict]]:
+        """The first call written again from the part of a question of several requests it
+        belongs to (:func:`~toolkit.local.decision.parts.part_to_write`,
+        :attr:`~ToolPolicy.calls_in_their_parts`): its strings only phrases of that part, its
+        numbers only that part's. Kept when it is sound, its values are that part's, and the
+        values the first call took from that part are unchanged."""
+        if not self.policy.calls_in_their_parts or len(first[2]) != 1:
+            return first
+        if writes_spaceless(turn.question):
+            return first
+        call = turn.without_guesses(first[2][0])
+        tool = call["function"]["name"]
+        part = part_to_write(turn.question, tool, arguments_of(call), turn.schemas)
+        if part is None:
+            return first
+        numbers = [_numeral(n) for n in sorted(known_numbers(part))]
+        phrases = conversation_phrases([{"role": "user", "content": part}])
+        grammar = calls_grammar(
+            self.job.tools, names=[tool], max_calls=1, numbers=numbers or None, phrases=phrases
+        )
+        try:
+            pieces, generation, found, _ = self._attempt(self.tokens, grammar, names=[tool])
+        except LocalModelError:
+            return first
+        if len(found) != 1 or turn.rejected(found[0]):
+            return first
+        again = arguments_of(turn.without_guesses(found[0]))
+        if part_to_write(turn.question, tool, again, turn.schemas) is not None:
+            return first
+        kept = {k: v for k, v in arguments_of(call).items() if states_value(part, v)}
+        if any(again.get(k) != v for k, v in kept.items()):
+            return first  # the values the call took from its part are its own: they stay
+        return pieces, generation, found
 
     def _sibling_asked(
         self, turn: CallJudge, first: tuple[list[str], Any, list[dict]]
@@ -1137,6 +1175,11 @@ class CallWriter:
         taken = {str(v).casefold() for arguments in previous for v in leaves(arguments)}
         phrases = conversation_phrases(self.job.messages)
         return phrases if slip_of(value, phrases, self.policy.slip_ratio, taken) else None
+
+
+def _numeral(number: float) -> str:
+    """A number as a grammar's numeral: "2019", "0.05"."""
+    return str(int(number)) if float(number).is_integer() else repr(float(number))
 
 
 def _calls_only(events: Iterable[Event], turn: CallJudge) -> Iterator[ToolCallEvent]:

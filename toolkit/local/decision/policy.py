@@ -427,6 +427,17 @@ class ToolPolicy:
             is no plan: asked "布拉肯福德风车磨坊把面粉卖给了一家面包房。照那家面包房每天烤的
             面包数量，连续烤两天一共能烤多少个？", the model's first call was ``plus(2, 2)``.
             Refused, it gives way to the lookup of the named mill (``named_things_first``).
+        calls_in_their_parts: In a question of several requests (sentences, or clauses
+            opened by "then", "finally", "also", …), a first call whose values come from two
+            parts, or from a part that says fewer of its tool's words than another, is
+            written again from the part that says the most of them (of the parts its values
+            come from, when two), its strings and numbers only that part's
+            (:func:`~toolkit.local.decision.parts.part_to_write`). Asked for the collectables
+            of 'Animal Crossing' in its first sentence and a high score in 'Fortnite' on
+            'Playstation' in its second, the small model called
+            ``get_collectables_in_season("Fortnite", "Playstation")``; asked for the
+            Yankees' ranking in MLB for 2019, then the Lakers' for 2020, it called
+            ``sports_ranking("Los Angeles Lakers", "Major League Baseball", 2020)``.
         parameter_words_aside: A text value that ends with its parameter's name word,
             copied from a text that writes the word after the value in lower case, is
             written without it (:func:`~toolkit.local.decision.forms.without_parameter_word`):
@@ -856,6 +867,7 @@ class ToolPolicy:
     names_as_written: bool = True
     numbers_as_often_as_stated: bool = True
     parameter_words_aside: bool = True
+    calls_in_their_parts: bool = True
     question_named_tools: bool = True
     preferred_named_calls: bool = True
     rerouted_failures: bool = True
