@@ -114,6 +114,19 @@ def test_the_things_a_chinese_question_names_end_with_the_words_of_their_kinds()
     ]
 
 
+def test_a_requests_own_words_are_no_part_of_the_name_after_them():
+    question = "我们团队想同时订石堆灯小屋和雪潭小屋，两处加起来最多有几张床位？"
+    assert named_things(question, ["get_mountain_hut"]) == [
+        ("石堆灯小屋", "get_mountain_hut"),
+        ("雪潭小屋", "get_mountain_hut"),
+    ]
+    request = "帮我分别查一下布拉肯福德风车磨坊和托尔盖特风车磨坊的工人数。"
+    assert [n for n, _ in named_things(request, ["get_windmill"])] == [
+        "布拉肯福德风车磨坊",
+        "托尔盖特风车磨坊",
+    ]
+
+
 def test_a_tools_short_form_is_read_as_its_word_written_out():
     # "coop" of get_bee_coop is 合作社 "cooperative"; without it the name was cut at 蜂
     question = "山楂谷养蜂合作社一共有多少名社员？"

@@ -495,7 +495,7 @@ _PREPOSITION = re.compile(r"距离|离|距|从|在|给|向|对|跟|把|被|由|�
 #: What ends the words before a Chinese name: punctuation, a particle, a conjunction.
 _BEFORE_NAME = re.compile(
     r"[\s，。？！；：、,.?!;:（）()《》「」“”\"'的和与及或在由从给为是有把被对向跟离距到往]"
-    r"|请告诉我|告诉我|请问|按照|根据|关于|按|帮我|一下|分别"
+    r"|请告诉我|告诉我|请问|按照|根据|关于|按|帮我|一下|分别|我们|你们|想|订|同时|打算|需要"
     r"|相比|比起来|相较|比较|加上|以及|还有"
 )
 #: The measure words a count or a determiner puts before a thing ("三家", "那座").
