@@ -2839,38 +2839,18 @@ def get_bakery(name: str) -> str:
     return _BAKERIES.get(key, f"No bakery named '{name}'.")
 
 
-@tool(parse_docstring=True)
-def times(a: float, b: float) -> float:
-    """Multiply two numbers.
-
-    Args:
-        a: The first number.
-        b: The second number.
-    """
-    return a * b
-
-
-@tool(parse_docstring=True)
-def plus(a: float, b: float) -> float:
-    """Add two numbers.
-
-    Args:
-        a: The first number.
-        b: The second number.
-    """
-    return a + b
-
-
 def test_each_thing_asked_for_is_looked_up(local_server) -> None:
     question = "帮我分别查一下布拉肯福德风车磨坊和托尔盖特风车磨坊的磨坊工人数。"
-    message = _reply(local_server, [{"role": "user", "content": question}], get_windmill, plus)
+    asking = [{"role": "user", "content": question}]
+    message = _reply(local_server, asking, get_windmill, add_numbers)
     asked = [json.loads(c.function.arguments)["name"] for c in message.tool_calls or []]
     assert asked == ["布拉肯福德风车磨坊", "托尔盖特风车磨坊"], message
 
 
 def test_a_number_the_model_knows_stands_when_no_call_fits(local_server) -> None:
     question = "一年有多少个月？"
-    message = _reply(local_server, [{"role": "user", "content": question}], get_bakery, times)
+    asking = [{"role": "user", "content": question}]
+    message = _reply(local_server, asking, get_bakery, multiply_numbers)
     assert not message.tool_calls, message.tool_calls
     assert re.search(r"(?<!\d)12(?!\d)", message.content or ""), message.content
 
@@ -2880,7 +2860,8 @@ def test_a_chinese_chain_starts_at_the_named_thing_and_counts_in_numerals(local_
         "布拉肯福德风车磨坊把面粉卖给了一家面包房。照那家面包房每天烤的面包数量，"
         "连续烤两天一共能烤多少个？"
     )
-    result = ToolLoop(_chat(local_server), [get_windmill, get_bakery, times, plus]).run(question)
+    tools = [get_windmill, get_bakery, multiply_numbers, add_numbers]
+    result = ToolLoop(_chat(local_server), tools).run(question)
     assert result.answered, result.hint
     calls = _loop_calls(result)
     assert calls[0] == ("get_windmill", {"name": "布拉肯福德风车磨坊"}), calls
