@@ -47,6 +47,18 @@ def test_a_call_of_two_parts_values_is_written_from_the_first_that_fits() -> Non
     assert part_to_write(_RANKINGS, "sports_ranking", {**lakers, "season": 2020}, _RANKING) is None
 
 
+def test_a_request_that_goes_on_in_a_second_sentence_is_one_part() -> None:
+    factors = (
+        "What is the prime factorization of the number 60? Return them in the form of dictionary"
+    )
+    schema = {"prime_factorize": {"properties": {"number": {}, "return_type": {}}}}
+    call = {"number": 60, "return_type": "dictionary"}
+    assert part_to_write(factors, "prime_factorize", call, schema) is None
+    # an abbreviation's full stop ends no sentence
+    houses = "Predict the price of a house of 3000 sq ft. in location New York and 4000 sq ft."
+    assert len(question_parts(houses)) == 1
+
+
 def test_a_question_of_one_request_is_left_alone() -> None:
     question = "I'm at Bengaluru. Tell me the weather in Chennai."
     schema = {"get_weather": {"properties": {"city": {}}}}

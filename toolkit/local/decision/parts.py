@@ -21,10 +21,11 @@ from toolkit.local.decision.records import root
 
 __all__ = ["part_to_write", "question_parts", "states_value"]
 
-#: Where a question's next request begins: a sentence's end, or a clause that opens with a
-#: word of sequence ("then", "and finally", "Also,", "Secondly,").
+#: Where a question's next request begins: a sentence's end (a capital after it: "3000 sq
+#: ft. in location New York" goes on), or a clause that opens with a word of sequence
+#: ("then", "and finally", "Also,", "Secondly,").
 _NEXT_PART = re.compile(
-    r"(?<=[.?!])\s+"
+    r"(?<=[.?!])\s+(?=[\"'(]?(?-i:[A-Z0-9]))"
     r"|[,;]\s*(?:and\s+)?(?=(?:then|finally|lastly|also|additionally|afterwards|after that)\b)",
     re.IGNORECASE,
 )
@@ -88,8 +89,10 @@ def part_to_write(
     says the most of the tool's words (its name's, but action words, and its parameters'),
     the earliest of equals: of the parts its values come from, when they come from two or
     more; of all parts, when they come from one. The call should be written again when that
-    part is not the one (or the only one) its values come from — and, for values of one part,
-    when another offered tool's words fit that part better: it is that tool's request.
+    part is not the one (or the only one) its values come from: for values of two parts, when
+    another part gave two of them or more (a request of its own, not a request going on: "What
+    is the prime factorization of 60? Return them in the form of dictionary"); for values of
+    one part, when another offered tool's words fit that part better (that tool's request).
 
     Args:
         question: The user's question.
@@ -119,6 +122,9 @@ def part_to_write(
     best = max(among, key=lambda at: (fit(at), -at))
     if sources == [best] or fit(best) == 0:
         return None
+    if len(sources) > 1 and max(found.count(at) for at in sources if at != best) < 2:
+        return None  # one value from another part: the request goes on there ("Return them
+        # in the form of dictionary"), it is no request of its own
     if len(sources) == 1:
         source = sources[0]
         if fit(best) <= fit(source):
