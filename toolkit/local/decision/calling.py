@@ -271,8 +271,7 @@ class CallWriter:
                 first = self._in_its_part(turn, first)
         if sound_only and (first is None or not first[2]) and not turn.turn_calls:
             # the call meant, its name garbled: the thing the question names, looked up
-            named = turn.first_named_thing() if self.policy.named_lookups else None
-            first = self._written_with(turn, *named) if named is not None else None
+            first = self._first_named_written(turn) if self.policy.named_lookups else None
         if sound_only and (first is None or not first[2]):  # no sound call, or none at all
             yield from self.checked_text()
             return
@@ -474,7 +473,7 @@ class CallWriter:
         part = part_to_write(turn.question, tool, arguments_of(call), turn.schemas)
         if part is None:
             return first
-        numbers = [_numeral(n) for n in sorted(known_numbers(part))]
+        numbers = number_spellings(part)
         phrases = conversation_phrases([{"role": "user", "content": part}])
         grammar = calls_grammar(
             self.job.tools, names=[tool], max_calls=1, numbers=numbers or None, phrases=phrases
@@ -623,6 +622,11 @@ class CallWriter:
         of a number nobody gave; the chain starts at the co-op's record."""
         if not self.policy.named_things_first or turn.turn_calls:
             return None
+        return self._first_named_written(turn)
+
+    def _first_named_written(self, turn: CallJudge) -> tuple[list[str], Any, list[dict]] | None:
+        """The lookup of the first thing the question names of a lookup's kind
+        (:meth:`CallJudge.first_named_thing`), written when it is sound; ``None`` otherwise."""
         named = turn.first_named_thing()
         return self._written_with(turn, *named) if named is not None else None
 
@@ -1175,11 +1179,6 @@ class CallWriter:
         taken = {str(v).casefold() for arguments in previous for v in leaves(arguments)}
         phrases = conversation_phrases(self.job.messages)
         return phrases if slip_of(value, phrases, self.policy.slip_ratio, taken) else None
-
-
-def _numeral(number: float) -> str:
-    """A number as a grammar's numeral: "2019", "0.05"."""
-    return str(int(number)) if float(number).is_integer() else repr(float(number))
 
 
 def _calls_only(events: Iterable[Event], turn: CallJudge) -> Iterator[ToolCallEvent]:
