@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from toolkit.local.decision.parts import part_to_write, question_parts, states_value
+from toolkit.local.decision.parts import (
+    own_values,
+    part_to_write,
+    question_parts,
+    states_value,
+    texts_of_its_own,
+    unasked_parts,
+)
 
 _GAMES = (
     "In the game 'Animal Crossing' during the 'Summer' season, can you find out what types of "
@@ -64,3 +71,64 @@ def test_a_question_of_one_request_is_left_alone() -> None:
     schema = {"get_weather": {"properties": {"city": {}}}}
     assert part_to_write(question, "get_weather", {"city": "Chennai"}, schema) is None
     assert states_value("the 2019 season", 2019) and not states_value("the 2019 season", 2020)
+
+
+_ERRANDS = (
+    "Could you help me with a few errands? First, change 120 Swiss Francs to Danish Krone. "
+    "Then find the opening hours of the 'Harbour Library' in Aberdeen. "
+    "Finally, change 75 Norwegian Krone to Polish Zloty."
+)
+
+
+def test_a_part_with_values_of_its_own_and_no_call_is_unasked() -> None:
+    made = [
+        {"amount": 120, "source": "Swiss Francs", "target": "Danish Krone"},
+        {"library": "Harbour Library", "city": "Aberdeen"},
+    ]
+    assert unasked_parts(_ERRANDS, made) == [question_parts(_ERRANDS)[-1]]
+    # once a call takes one of its values, the last part is asked too
+    asked = [*made, {"amount": 75, "source": "Norwegian Krone", "target": "Polish Zloty"}]
+    assert unasked_parts(_ERRANDS, asked) == []
+    # the opening courtesy states nothing of its own: no call is asked of it
+    assert not own_values(question_parts(_ERRANDS)[0])
+
+
+def test_values_of_its_own_are_numbers_quotes_and_names_past_the_first_word() -> None:
+    assert own_values("And work out the interest after 5 years.") == [5.0]
+    assert own_values("then play something by 'the lumineers'.") == ["the lumineers"]
+    assert own_values("Also, what did the Congress of Vienna decide?") == ["Congress", "Vienna"]
+    assert own_values("Finally, change 75 Norwegian Krone to Polish Zloty.") == [
+        75.0,
+        "Norwegian Krone",
+        "Polish Zloty",
+    ]
+    assert own_values("Then tell me how long I'd wait there.") == []
+    assert own_values("I'm not sure where to start.") == []
+
+
+def test_a_part_is_asked_once_a_call_took_all_its_own_values() -> None:
+    question = "Book the 'Harbour Library' reading room. You want it for 3 hours."
+    made = [{"room": "Harbour Library", "hours": 3}]
+    assert unasked_parts(question, made) == []
+    assert unasked_parts(question, [{"room": "Harbour Library"}]) == [question_parts(question)[1]]
+
+
+def test_a_call_of_a_part_writes_only_its_own_texts_or_choices() -> None:
+    question = "Find the hut. You want the slope and its location in 'degree'."
+    part = question_parts(question)[1]
+    schema = {"properties": {"about": {"type": "array", "items": {"enum": ["Location", "Slope"]}}}}
+    assert texts_of_its_own(part, {"unit": "degree", "points": [1, 2]}, question, None)
+    assert texts_of_its_own(part, {"unit": "radian"}, question, None)  # the question never says it
+    assert texts_of_its_own(part, {"about": ["Location"]}, question, schema)  # a schema's choice
+    assert not texts_of_its_own(part, {"about": ["Location"]}, question, None)
+    assert not texts_of_its_own(part, {"location": "You want the slope"}, question, None)
+
+
+def test_values_inside_lists_and_objects_count_as_taken() -> None:
+    question = "Plot the points [3, 9] in red. Then label the chart 'Tides'."
+    made = [{"points": [3, 9], "style": {"colour": "red"}}]
+    assert unasked_parts(question, made) == ["Then label the chart 'Tides'."]
+
+
+def test_a_question_of_one_request_leaves_no_part_unasked() -> None:
+    assert unasked_parts("Convert 120 Swiss Francs to Danish Krone.", []) == []

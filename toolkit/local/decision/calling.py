@@ -51,7 +51,13 @@ from toolkit.local.decision.numbers import (
     numbers_of,
 )
 from toolkit.local.decision.ordering import as_written
-from toolkit.local.decision.parts import part_to_write, states_value
+from toolkit.local.decision.parts import (
+    best_fitting_tools,
+    part_to_write,
+    states_value,
+    texts_of_its_own,
+    unasked_parts,
+)
 from toolkit.local.decision.phrases import conversation_phrases, slip_of, writes_spaceless
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import build_prompt
@@ -342,6 +348,7 @@ class CallWriter:
         # for its answer ("Kessly Key & Ribbon" tried whole, no ``plus(118, 525)`` beside it).
         alone = retried and self.policy.retry_alone
         more = more and not resumed  # a chain's step is one call: its record leads on
+        asked_parts: set[str] = set()  # the parts of the question a call was tried from
         while more and generation.finish_reason == "stop" and len(made) < self.policy.max_calls:
             if self._options().max_tokens < self.policy.min_extra_call_tokens:
                 break
@@ -350,8 +357,10 @@ class CallWriter:
             listed = kept is None
             if listed:
                 kept = self._listed_call(turn, attempt, chosen, made)
+            if kept is None and first_step and not alone:
+                kept = self._part_call(turn, attempt, made, asked_parts)
             if kept is None:
-                break  # the model had nothing new to ask for, nor the question's lists
+                break  # nothing new to ask for: not by the model, the lists, nor the parts
             pieces, generation, call = kept
             self.used += generation.written
             for piece in ["\n", *pieces]:
@@ -1115,6 +1124,70 @@ class CallWriter:
                 tool not in called
                 and adds_new_grounded_values(arguments, same, turn.grounding, self.policy, exempt)
                 and turn.asks_for(tool, called, outside_conditions=self.policy.conditions_unasked)
+            ):
+                return pieces, generation, call
+        return None
+
+    def _part_call(
+        self,
+        turn: CallJudge,
+        context: list[int],
+        made: list[tuple[str, dict]],
+        tried: set[str],
+    ) -> tuple[list[str], Any, dict] | None:
+        """When neither the model nor the question's lists have one more call, the call of
+        the first part of a question of several requests that no call asks yet
+        (:func:`~toolkit.local.decision.parts.unasked_parts`,
+        :attr:`~ToolPolicy.parts_each_called`): the model writes it with only that part's
+        phrases as strings and the question's numbers as numbers (a request may go on from
+        the one before: "And calculate my interest after 5 years" of the $5000 transferred),
+        of the tools whose words the part says the most of, then of any tool. Kept when it
+        is sound, its texts are the part's own values or its schema's choices
+        (:func:`~toolkit.local.decision.parts.texts_of_its_own`), it asks that part, and it
+        adds grounded values; each part is tried once (``tried``); ``None`` when no part gives
+        such a call."""
+        if not self.policy.parts_each_called or not turn.auto:
+            return None
+        if writes_spaceless(turn.question):
+            return None
+        previous = [arguments for _, arguments in made]
+        for part in unasked_parts(turn.question, previous):
+            if part in tried:
+                continue
+            tried.add(part)
+            kept = self._part_attempts(turn, context, part, previous)
+            if kept is not None:
+                return kept
+        return None
+
+    def _part_attempts(
+        self, turn: CallJudge, context: list[int], part: str, previous: list[dict[str, Any]]
+    ) -> tuple[list[str], Any, dict] | None:
+        """One call for a part (:meth:`_part_call`): of the tools whose words the part says
+        the most of, then of any tool."""
+        numbers = number_spellings(turn.question)  # a request may go on from the last
+        phrases = conversation_phrases([{"role": "user", "content": part}])
+        fitting = best_fitting_tools(part, turn.schemas)
+        for names in [fitting, None] if fitting else [None]:
+            grammar = calls_grammar(
+                self.job.tools, names=names, max_calls=1, numbers=numbers or None, phrases=phrases
+            )
+            pieces, generation, found, doomed = self._attempt(
+                context, grammar, turn.repeat_doom, names
+            )
+            if doomed or generation.finish_reason != "stop" or len(found) != 1:
+                continue
+            call = turn.without_guesses(found[0])
+            if turn.rejected(call) or turn.made_up_name(call):
+                continue
+            arguments, tool = arguments_of(call), call["function"]["name"]
+            if not texts_of_its_own(part, arguments, turn.question, turn.schemas.get(tool)):
+                continue  # "You want the slope": a phrase of the part, no value it gives
+            if part in unasked_parts(turn.question, [*previous, arguments]):
+                continue  # none of the part's values taken: the call is another part's
+            exempt = turn.defaults.get(tool, frozenset())
+            if adds_new_grounded_values(
+                arguments, previous, turn.grounding, self.policy, exempt, turn.named
             ):
                 return pieces, generation, call
         return None

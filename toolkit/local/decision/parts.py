@@ -11,6 +11,7 @@ which part the call should be written from again.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -19,7 +20,15 @@ from toolkit.local.decision.mentions import ACTION_WORDS
 from toolkit.local.decision.numbers import is_number, known_numbers
 from toolkit.local.decision.records import root
 
-__all__ = ["part_to_write", "question_parts", "states_value"]
+__all__ = [
+    "best_fitting_tools",
+    "own_values",
+    "part_to_write",
+    "question_parts",
+    "states_value",
+    "texts_of_its_own",
+    "unasked_parts",
+]
 
 #: Where a question's next request begins: a sentence's end (a capital after it: "3000 sq
 #: ft. in location New York" goes on), or a clause that opens with a word of sequence
@@ -54,6 +63,23 @@ def _tool_words(tool: str, schema: Mapping[str, Any] | None) -> set[str]:
     return {root(w) for w in words if w not in ACTION_WORDS}
 
 
+def best_fitting_tools(part: str, schemas: Mapping[str, Mapping[str, Any] | None]) -> list[str]:
+    """The tools whose words (their names' but action words, their parameters' names) a part
+    of a question says the most of; none when it says none.
+
+    Args:
+        part: A part of a question.
+        schemas: Every offered tool's ``parameters`` schema, by name.
+
+    Returns:
+        The best-fitting tools, in the order given.
+    """
+    words = _words(part)
+    fits = {name: len(_tool_words(name, schema) & words) for name, schema in schemas.items()}
+    best = max(fits.values(), default=0)
+    return [name for name, fit in fits.items() if fit == best] if best else []
+
+
 def states_value(part: str, value: Any) -> bool:
     """Whether a part of a question states a call's value: a text of two characters or more
     as a phrase of it, a number as a number it writes.
@@ -68,6 +94,137 @@ def states_value(part: str, value: Any) -> bool:
     if isinstance(value, str):
         return len(value.strip()) >= 2 and value.strip().casefold() in part.casefold()
     return is_number(value) and abs(float(value)) in known_numbers(part)
+
+
+#: A quoted text of two characters or more: 'Rock', "Tech Corp".
+_QUOTED = re.compile(r"[\"'‘“]([^\"'’”]{2,})[\"'’”]")
+#: A word in the Latin script (a capital may open it).
+_LATIN_WORD = re.compile(r"[A-Za-z][\w'.-]*")
+
+
+def _names(part: str) -> list[str]:
+    """The runs of capitalised words past a part's first word ("I" and its contractions
+    aside): "Yosemite National Park", "British Pounds"."""
+    runs: list[list[str]] = []
+    words = list(_LATIN_WORD.finditer(part))
+    for before, word in itertools.pairwise(words):
+        text = word.group()
+        if not text[0].isupper() or text == "I" or text.startswith("I'"):
+            continue
+        joined = (
+            runs and part[before.end() : word.start()] == " " and before.group() == runs[-1][-1]
+        )
+        if joined:
+            runs[-1].append(text)
+        else:
+            runs.append([text])
+    return [" ".join(run).rstrip(".,;:!?'\"\u2019") for run in runs]
+
+
+def own_values(part: str) -> list[Any]:
+    """The values a part of a question states of its own: its numbers, its quoted texts and
+    the names it writes in capitals past its first word.
+
+    Args:
+        part: A part of a question (:func:`question_parts`).
+
+    Returns:
+        Those values: none of "Could you help me with a few tasks?", 3000, "British Pounds"
+        and "Japanese Yen" of "Finally, I need to convert 3000 British Pounds to Japanese Yen."
+    """
+    numbers: list[Any] = sorted(known_numbers(part.casefold()))
+    return [*numbers, *_QUOTED.findall(part), *_names(part)]
+
+
+def _leaves(value: Any) -> list[Any]:
+    """A call's values inside lists and objects, flattened."""
+    if isinstance(value, Mapping):
+        return [leaf for item in value.values() for leaf in _leaves(item)]
+    if isinstance(value, list):
+        return [leaf for item in value for leaf in _leaves(item)]
+    return [value]
+
+
+def _takes(value: Any, leaves: Sequence[Any]) -> bool:
+    """Whether a call's values take a part's own value: the number, or a text holding the
+    text or held in it."""
+    if isinstance(value, str):
+        own = value.casefold()
+        return any(
+            isinstance(leaf, str)
+            and len(leaf.strip()) >= 2
+            and (own in leaf.casefold() or leaf.casefold().strip() in own)
+            for leaf in leaves
+        )
+    return any(is_number(leaf) and float(leaf) == float(value) for leaf in leaves)
+
+
+def unasked_parts(question: str, calls: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The parts of a question of several requests that no call asks yet: parts with values
+    of their own (:func:`own_values`) that no call took all of, and that are no call's home
+    — the part that states the most of a call's values, the earliest of equals. A call that
+    took one value of another part by mistake ("permeability": 5, the electric field of the
+    next request) does not ask that part.
+
+    Args:
+        question: The user's question.
+        calls: The arguments of the calls made so far.
+
+    Returns:
+        Those parts in order; none when the question has one part.
+    """
+    parts = question_parts(question)
+    if len(parts) < 2:
+        return []
+    leaves = [leaf for arguments in calls for leaf in _leaves(dict(arguments))]
+    homes = set()
+    for arguments in calls:
+        values = _leaves(dict(arguments))
+        stated = [sum(states_value(part, v) for v in values) for part in parts]
+        if max(stated) > 0:
+            homes.add(stated.index(max(stated)))
+    unasked = []
+    for at, part in enumerate(parts):
+        own = own_values(part)
+        if at not in homes and own and not all(_takes(v, leaves) for v in own):
+            unasked.append(part)
+    return unasked
+
+
+def _choices(schema: Any) -> set[str]:
+    """The texts a schema's enums offer, at any depth."""
+    if isinstance(schema, Mapping):
+        found = {v.casefold() for v in schema.get("enum") or [] if isinstance(v, str)}
+        return found.union(*(_choices(v) for v in schema.values()))
+    if isinstance(schema, list):
+        return set().union(*(_choices(v) for v in schema))
+    return set()
+
+
+def texts_of_its_own(
+    part: str, arguments: Mapping[str, Any], question: str, schema: Mapping[str, Any] | None
+) -> bool:
+    """Whether every text a call writes is one of a part's own values (:func:`own_values`),
+    a choice its tool's schema offers, or a text the question does not write — not some
+    other phrase of the part ("You want the slope").
+
+    Args:
+        part: A part of the question.
+        arguments: The call's arguments.
+        question: The whole question.
+        schema: The tool's ``parameters`` schema.
+
+    Returns:
+        True when it is.
+    """
+    own = [v for v in own_values(part) if isinstance(v, str)]
+    choices = _choices(schema)
+    for leaf in _leaves(dict(arguments)):
+        if not isinstance(leaf, str) or leaf.casefold() not in question.casefold():
+            continue
+        if leaf.casefold() not in choices and not _takes(leaf, own):
+            return False
+    return True
 
 
 def _part_of(value: Any, parts: Sequence[str]) -> int | None:

@@ -438,6 +438,17 @@ class ToolPolicy:
             ``get_collectables_in_season("Fortnite", "Playstation")``; asked for the
             Yankees' ranking in MLB for 2019, then the Lakers' for 2020, it called
             ``sports_ranking("Los Angeles Lakers", "Major League Baseball", 2020)``.
+        parts_each_called: In a question of several requests, when the model has no more
+            calls to make and the question's lists none to add, the first part that states
+            values of its own (a number, a quoted text, a name in capitals) and that no call
+            asks yet is asked for: the model writes one call with only that part's phrases as
+            strings, of the tools its words fit best, then of any, kept when it is sound,
+            takes the part's values and adds grounded ones
+            (:meth:`~toolkit.local.decision.calling.CallWriter._part_call`,
+            :func:`~toolkit.local.decision.parts.unasked_parts`). A first step only. Asked to
+            "convert 5000 Euros to US dollars", then for turtles and a trip, and "Finally, …
+            convert 3000 British Pounds to Japanese Yen", the small model stopped after three
+            calls.
         parameter_words_aside: A text value that ends with its parameter's name word,
             copied from a text that writes the word after the value in lower case, is
             written without it (:func:`~toolkit.local.decision.forms.without_parameter_word`):
@@ -868,6 +879,7 @@ class ToolPolicy:
     numbers_as_often_as_stated: bool = True
     parameter_words_aside: bool = True
     calls_in_their_parts: bool = True
+    parts_each_called: bool = True
     question_named_tools: bool = True
     preferred_named_calls: bool = True
     rerouted_failures: bool = True
