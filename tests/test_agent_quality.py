@@ -2866,3 +2866,45 @@ def test_a_chinese_chain_starts_at_the_named_thing_and_counts_in_numerals(local_
     calls = _loop_calls(result)
     assert calls[0] == ("get_windmill", {"name": "布拉肯福德风车磨坊"}), calls
     assert re.search(r"(?<![\d.])520(?!\d)", result.answer), result.answer
+
+
+_TRANSFER = _function(
+    "account_transfer",
+    "Move money between two of the user's bank accounts.",
+    {
+        "from_account": {"type": "string", "description": "The account to take the money from."},
+        "to_account": {"type": "string", "description": "The account to put it in."},
+        "amount": {"type": "number", "description": "The amount."},
+    },
+    ["from_account", "to_account", "amount"],
+)
+_INTEREST = _function(
+    "savings_interest",
+    "Calculate the interest earned on savings.",
+    {
+        "principal": {"type": "number", "description": "The amount saved."},
+        "rate": {"type": "number", "description": "The yearly interest rate, as a decimal."},
+        "years": {"type": "integer", "description": "How many years."},
+    },
+    ["principal", "rate", "years"],
+)
+
+
+def test_each_request_of_a_question_gets_its_call(local_server) -> None:
+    # Before: the transfer alone; the second sentence's request had no call.
+    question = (
+        "Move 800 pounds from my current account to my savings account. "
+        "And work out the interest I'd earn after 4 years if the yearly rate is 2%."
+    )
+    reply = _sdk(local_server).chat.completions.create(
+        model="local",
+        messages=[{"role": "user", "content": question}],
+        tools=[_TRANSFER, _INTEREST],
+    )
+    calls = [
+        (call.function.name, json.loads(call.function.arguments))
+        for call in reply.choices[0].message.tool_calls or []
+    ]
+    assert [name for name, _ in calls] == ["account_transfer", "savings_interest"], calls
+    assert calls[0][1]["amount"] == 800, calls
+    assert calls[1][1] == {"principal": 800, "rate": 0.02, "years": 4}, calls
