@@ -67,6 +67,7 @@ from typing import Any, Literal
 
 import httpx
 import openai
+import pytest
 from helpers import embedded_chat
 from langchain.agents import create_agent
 from langchain_core.messages import AIMessage
@@ -2908,3 +2909,31 @@ def test_each_request_of_a_question_gets_its_call(local_server) -> None:
     assert [name for name, _ in calls] == ["account_transfer", "savings_interest"], calls
     assert calls[0][1]["amount"] == 800, calls
     assert calls[1][1] == {"principal": 800, "rate": 0.02, "years": 4}, calls
+
+
+_HOME_SERVICE = _function(
+    "book_service",
+    "Book a home service.",
+    {
+        "service": {
+            "type": "integer",
+            "enum": [1, 2, 5],
+            "description": "The service: '1' for window cleaning, '2' for gardening, "
+            "'5' for carpet cleaning.",
+        },
+        "hours": {"type": "integer", "description": "How many hours.", "default": 1},
+    },
+    ["service"],
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "service"),
+    [("I'd like to book someone to do the gardening.", 2), ("Book carpet cleaning for me.", 5)],
+)
+def test_a_number_the_schema_offers_for_the_users_words_is_called(
+    local_server, question: str, service: int
+) -> None:
+    # Before: refused as a number nobody gave, and answered in text ("Answer: Book carpet
+    # cleaning for me.").
+    assert _sdk_calls(local_server, question, _HOME_SERVICE) == [{"service": service}]

@@ -779,3 +779,22 @@ def test_the_first_thing_the_question_names_no_call_asked_is_a_lookup() -> None:
     assert later.first_named_thing() == ("get_tea_house", {"name": "斯宾德尔卡普茶馆"})
     chosen = CallJudge(ChatJob(messages=messages, tools=tools), ToolPolicy(), auto=False)
     assert chosen.first_named_thing() is None
+
+
+def test_a_number_its_schema_offers_is_the_schemas_choice() -> None:
+    schema = {
+        "properties": {
+            "room_type": {
+                "type": "integer",
+                "enum": [1, 2, 3],
+                "description": "1 for a single room, 2 for a double room, 3 for a suite.",
+            },
+            "nights": {"type": "integer"},
+        }
+    }
+    text = "Which id has a double room?"
+    assert ungrounded_values({"room_type": 2}, schema, text) == []
+    assert ungrounded_values({"room_type": 4}, schema, text) == [4.0]  # not among its choices
+    assert ungrounded_values({"room_type": 2, "nights": 2}, schema, text) == [2.0]  # no choice
+    off = ToolPolicy(offered_numbers=False)
+    assert ungrounded_values({"room_type": 2}, schema, text, off) == [2.0]

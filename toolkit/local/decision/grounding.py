@@ -756,7 +756,8 @@ def ungrounded_values(
     "Saltmarsh Observatory" for ``observatory`` asked about the Kestrel Peak Observatory,
     "Greyfell Hut" for a hut's ``name`` asked about "the hut at the top"), unless the
     tool's schema offers it (an ``enum`` or ``const`` value, or
-    the default). A call made of such values is the model's guess, not the user's request:
+    the default; a number too, with :attr:`~ToolPolicy.offered_numbers`, when its ``enum`` or
+    ``const`` offers it). A call made of such values is the model's guess, not the user's request:
     ``get_population("Tokyo")`` asked about the capital of France.
 
     Args:
@@ -772,6 +773,8 @@ def ungrounded_values(
     """
     properties = (parameters or {}).get("properties") or {}
     undated = {k: _without_stated_dates(v, text) for k, v in arguments.items()}
+    if policy.offered_numbers:  # a number the schema offers is its choice, as a text is
+        undated = {k: v for k, v in undated.items() if not _offered_number(v, properties.get(k))}
     found: list[Any] = list(ungrounded_numbers(undated, numbers_for_calls(text)))
     for key, value in arguments.items():
         if not isinstance(value, str) or not value.strip():
@@ -789,6 +792,19 @@ def ungrounded_values(
         if not _mentioned(_spelled(value), text, policy.word_share, kind):
             found.append(value)
     return found
+
+
+def _offered_number(value: Any, schema: Any) -> bool:
+    """Whether a number is one its parameter's schema offers (an ``enum`` or ``const``
+    value): ``service_id=2`` of ``enum: [1, 2, 3]`` described "'2' for ironing service"."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    if not isinstance(schema, Mapping):
+        return False
+    offered = [*(schema.get("enum") or []), schema.get("const")]
+    return any(
+        isinstance(o, int | float) and not isinstance(o, bool) and o == value for o in offered
+    )
 
 
 def _without_stated_dates(value: Any, text: str) -> Any:

@@ -449,6 +449,13 @@ class ToolPolicy:
             "convert 5000 Euros to US dollars", then for turtles and a trip, and "Finally, …
             convert 3000 British Pounds to Japanese Yen", the small model stopped after three
             calls.
+        offered_numbers: A number its parameter's schema offers (an ``enum`` or ``const``
+            value) is the schema's choice, not a number nobody gave, as a text the schema
+            offers already was (:func:`~toolkit.local.decision.grounding.ungrounded_values`).
+            Asked "Help find a housekeeper who provides ironing services." of
+            ``get_service_id(service_id)``, ``enum: [1, 2]`` described "'2' represents
+            ironing service", the small model wrote ``service_id=2``, and the call was
+            refused for a number the question never states; the answer was text.
         parameter_words_aside: A text value that ends with its parameter's name word,
             copied from a text that writes the word after the value in lower case, is
             written without it (:func:`~toolkit.local.decision.forms.without_parameter_word`):
@@ -880,6 +887,7 @@ class ToolPolicy:
     parameter_words_aside: bool = True
     calls_in_their_parts: bool = True
     parts_each_called: bool = True
+    offered_numbers: bool = True
     question_named_tools: bool = True
     preferred_named_calls: bool = True
     rerouted_failures: bool = True
