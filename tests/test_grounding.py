@@ -798,3 +798,7 @@ def test_a_number_its_schema_offers_is_the_schemas_choice() -> None:
     assert ungrounded_values({"room_type": 2, "nights": 2}, schema, text) == [2.0]  # no choice
     off = ToolPolicy(offered_numbers=False)
     assert ungrounded_values({"room_type": 2}, schema, text, off) == [2.0]
+    # a choice the question says nothing of is still a number nobody gave
+    assert ungrounded_values({"room_type": 3}, schema, text) == [3.0]
+    tickets = {"properties": {"tickets": {"enum": [1, 2, 3], "description": "From 1 to 3."}}}
+    assert ungrounded_values({"tickets": 1}, tickets, "Book a play in Leeds.") == [1.0]

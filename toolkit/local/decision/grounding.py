@@ -757,7 +757,8 @@ def ungrounded_values(
     "Greyfell Hut" for a hut's ``name`` asked about "the hut at the top"), unless the
     tool's schema offers it (an ``enum`` or ``const`` value, or
     the default; a number too, with :attr:`~ToolPolicy.offered_numbers`, when its ``enum`` or
-    ``const`` offers it). A call made of such values is the model's guess, not the user's request:
+    ``const`` offers it and its description says it stands for words the conversation says).
+    A call made of such values is the model's guess, not the user's request:
     ``get_population("Tokyo")`` asked about the capital of France.
 
     Args:
@@ -774,7 +775,9 @@ def ungrounded_values(
     properties = (parameters or {}).get("properties") or {}
     undated = {k: _without_stated_dates(v, text) for k, v in arguments.items()}
     if policy.offered_numbers:  # a number the schema offers is its choice, as a text is
-        undated = {k: v for k, v in undated.items() if not _offered_number(v, properties.get(k))}
+        undated = {
+            k: v for k, v in undated.items() if not _offered_number(v, properties.get(k), text)
+        }
     found: list[Any] = list(ungrounded_numbers(undated, numbers_for_calls(text)))
     for key, value in arguments.items():
         if not isinstance(value, str) or not value.strip():
@@ -794,17 +797,48 @@ def ungrounded_values(
     return found
 
 
-def _offered_number(value: Any, schema: Any) -> bool:
+#: Words a description puts between a code and what it stands for ("'2' for ironing", "1
+#: represents cleaning", "3 means a suite").
+_CODE_WORDS = frozenset(
+    "for is are a an the means mean stands stand represents represent indicates indicate "
+    "denotes denote refers refer to as of or and".split()
+)
+#: A number in a description, with the words after it up to the next number.
+_DESCRIBED_CODE = re.compile(r"(?<![\w.])['\"]?(\d+(?:\.\d+)?)['\"]?(?![\w.])([^\d]*)")
+
+
+def _described_as_said(value: float, description: Any, text: str) -> bool:
+    """Whether a description says what a code stands for in words the text says: "'2' for
+    ironing service" of a question about ironing."""
+    if not isinstance(description, str):
+        return False
+    said = {w.casefold() for w in _words(text)}
+    said |= {w.removesuffix("s") for w in said}
+    for number, after in _DESCRIBED_CODE.findall(description):
+        if float(number) != value:
+            continue
+        words = [w.casefold() for w in _words(after)][:5]
+        meant = [w for w in words if w not in _CODE_WORDS and len(w) >= 3]
+        if any(w in said or w.removesuffix("s") in said for w in meant[:2]):
+            return True
+    return False
+
+
+def _offered_number(value: Any, schema: Any, text: str) -> bool:
     """Whether a number is one its parameter's schema offers (an ``enum`` or ``const``
-    value): ``service_id=2`` of ``enum: [1, 2, 3]`` described "'2' for ironing service"."""
+    value) for words the text says, as its description puts it: ``service_id=2`` of
+    ``enum: [1, 2, 3]`` described "'2' for ironing service", asked about ironing (not
+    ``number_of_tickets=1`` of "an integer from 1 to 9", asked about a play)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
     if not isinstance(schema, Mapping):
         return False
     offered = [*(schema.get("enum") or []), schema.get("const")]
-    return any(
+    if not any(
         isinstance(o, int | float) and not isinstance(o, bool) and o == value for o in offered
-    )
+    ):
+        return False
+    return _described_as_said(float(value), schema.get("description"), text)
 
 
 def _without_stated_dates(value: Any, text: str) -> Any:
