@@ -1141,7 +1141,7 @@ class CallWriter:
         :attr:`~ToolPolicy.parts_each_called`): the model writes it with only that part's
         phrases as strings and the question's numbers as numbers (a request may go on from
         the one before: "And calculate my interest after 5 years" of the $5000 transferred),
-        of the tools whose words the part says the most of, then of any tool. Kept when it
+        of the tools whose words the part says the most of. Kept when it
         is sound, its texts are the part's own values or its schema's choices
         (:func:`~toolkit.local.decision.parts.texts_of_its_own`), it asks that part, and it
         adds grounded values; each part is tried once (``tried``); ``None`` when no part gives
@@ -1163,31 +1163,38 @@ class CallWriter:
     def _part_attempts(
         self, turn: CallJudge, context: list[int], part: str, previous: list[dict[str, Any]]
     ) -> tuple[list[str], Any, dict] | None:
-        """One call for a part (:meth:`_part_call`): of the tools whose words the part says
-        the most of, then of any tool."""
+        """One call for a part (:meth:`_part_call`), of the tools whose words the part says
+        the most of; none when it says no tool's words ("My access token is MS_key321." asks
+        nothing of ``get_current_weather``)."""
+        fitting = best_fitting_tools(part, turn.schemas)
+        if not fitting:
+            return None
         numbers = number_spellings(turn.question)  # a request may go on from the last
         phrases = conversation_phrases([{"role": "user", "content": part}])
-        fitting = best_fitting_tools(part, turn.schemas)
-        for names in [fitting, None] if fitting else [None]:
-            grammar = calls_grammar(
-                self.job.tools, names=names, max_calls=1, numbers=numbers or None, phrases=phrases
-            )
-            pieces, generation, found, doomed = self._attempt(
-                context, grammar, turn.repeat_doom, names
-            )
-            if doomed or generation.finish_reason != "stop" or len(found) != 1:
-                continue
+        grammar = calls_grammar(
+            self.job.tools, names=fitting, max_calls=1, numbers=numbers or None, phrases=phrases
+        )
+        pieces, generation, found, doomed = self._attempt(
+            context, grammar, turn.repeat_doom, fitting
+        )
+        if not doomed and generation.finish_reason == "stop" and len(found) == 1:
             call = turn.without_guesses(found[0])
-            if turn.rejected(call) or turn.made_up_name(call):
-                continue
             arguments, tool = arguments_of(call), call["function"]["name"]
-            if not texts_of_its_own(part, arguments, turn.question, turn.schemas.get(tool)):
-                continue  # "You want the slope": a phrase of the part, no value it gives
-            if part in unasked_parts(turn.question, [*previous, arguments]):
-                continue  # none of the part's values taken: the call is another part's
-            exempt = turn.defaults.get(tool, frozenset())
-            if adds_new_grounded_values(
-                arguments, previous, turn.grounding, self.policy, exempt, turn.named
+            if (
+                not turn.rejected(call)
+                and not turn.made_up_name(call)
+                # "You want the slope": a phrase of the part, no value it gives
+                and texts_of_its_own(part, arguments, turn.question, turn.schemas.get(tool))
+                # a call that takes none of the part's values is another part's
+                and part not in unasked_parts(turn.question, [*previous, arguments])
+                and adds_new_grounded_values(
+                    arguments,
+                    previous,
+                    turn.grounding,
+                    self.policy,
+                    turn.defaults.get(tool, frozenset()),
+                    turn.named,
+                )
             ):
                 return pieces, generation, call
         return None

@@ -442,7 +442,7 @@ class ToolPolicy:
             calls to make and the question's lists none to add, the first part that states
             values of its own (a number, a quoted text, a name in capitals) and that no call
             asks yet is asked for: the model writes one call with only that part's phrases as
-            strings, of the tools its words fit best, then of any, kept when it is sound,
+            strings, of the tools its words fit best (none: no call), kept when it is sound,
             takes the part's values and adds grounded ones
             (:meth:`~toolkit.local.decision.calling.CallWriter._part_call`,
             :func:`~toolkit.local.decision.parts.unasked_parts`). A first step only. Asked to
