@@ -6,6 +6,7 @@ from toolkit.local.decision.parts import (
     own_values,
     part_to_write,
     question_parts,
+    restates,
     states_value,
     texts_of_its_own,
     unasked_parts,
@@ -132,3 +133,18 @@ def test_values_inside_lists_and_objects_count_as_taken() -> None:
 
 def test_a_question_of_one_request_leaves_no_part_unasked() -> None:
     assert unasked_parts("Convert 120 Swiss Francs to Danish Krone.", []) == []
+
+
+def test_an_abbreviations_dot_ends_no_part() -> None:
+    question = "I put $400 into Brindle Ltd. (BRD) at 3%. Lastly, I put $900 into Orme Co. too."
+    assert question_parts(question) == [
+        "I put $400 into Brindle Ltd. (BRD) at 3%.",
+        "Lastly, I put $900 into Orme Co. too.",
+    ]
+
+
+def test_a_call_with_an_earlier_calls_very_numbers_restates_it() -> None:
+    earlier = [{"stock": "BRD", "amount": 400, "rate": 0.03}]
+    assert restates({"stock": "Brindle Ltd", "amount": 400, "rate": 0.03}, earlier)
+    assert not restates({"stock": "ORM", "amount": 900, "rate": 0.03}, earlier)
+    assert not restates({"stock": "Brindle Ltd"}, earlier)  # no numbers to restate

@@ -54,6 +54,7 @@ from toolkit.local.decision.ordering import as_written
 from toolkit.local.decision.parts import (
     best_fitting_tools,
     part_to_write,
+    restates,
     states_value,
     texts_of_its_own,
     unasked_parts,
@@ -1155,13 +1156,13 @@ class CallWriter:
             if part in tried:
                 continue
             tried.add(part)
-            kept = self._part_attempts(turn, context, part, previous)
+            kept = self._part_attempts(turn, context, part, made)
             if kept is not None:
                 return kept
         return None
 
     def _part_attempts(
-        self, turn: CallJudge, context: list[int], part: str, previous: list[dict[str, Any]]
+        self, turn: CallJudge, context: list[int], part: str, made: list[tuple[str, dict]]
     ) -> tuple[list[str], Any, dict] | None:
         """One call for a part (:meth:`_part_call`), of the tools whose words the part says
         the most of; none when it says no tool's words ("My access token is MS_key321." asks
@@ -1180,8 +1181,11 @@ class CallWriter:
         if not doomed and generation.finish_reason == "stop" and len(found) == 1:
             call = turn.without_guesses(found[0])
             arguments, tool = arguments_of(call), call["function"]["name"]
+            previous = [a for _, a in made]
             if (
                 not turn.rejected(call)
+                # "Apple Inc" for the "AAPL" of a call with the same numbers: no new request
+                and not restates(arguments, [a for n, a in made if n == tool])
                 and not turn.made_up_name(call)
                 # "You want the slope": a phrase of the part, no value it gives
                 and texts_of_its_own(part, arguments, turn.question, turn.schemas.get(tool))

@@ -25,6 +25,7 @@ __all__ = [
     "own_values",
     "part_to_write",
     "question_parts",
+    "restates",
     "states_value",
     "texts_of_its_own",
     "unasked_parts",
@@ -40,6 +41,10 @@ _NEXT_PART = re.compile(
 )
 
 
+#: An abbreviation whose dot ends no sentence.
+_ABBREVIATED = re.compile(r"\b(?:Inc|Corp|Ltd|Co|Mr|Mrs|Ms|Dr|St|Jr|Sr|No|vs)\.$")
+
+
 def question_parts(question: str) -> list[str]:
     """The parts of a question in Latin letters, one per request it makes.
 
@@ -49,7 +54,15 @@ def question_parts(question: str) -> list[str]:
     Returns:
         The parts in order, without empty ones.
     """
-    return [part.strip() for part in _NEXT_PART.split(question) if part and part.strip()]
+    parts: list[str] = []
+    for part in _NEXT_PART.split(question):
+        if not part or not part.strip():
+            continue
+        if parts and _ABBREVIATED.search(parts[-1]):  # "Apple Inc. (AAPL)" goes on
+            parts[-1] = f"{parts[-1]} {part.strip()}"
+        else:
+            parts.append(part.strip())
+    return parts
 
 
 def _words(text: str) -> set[str]:
@@ -199,6 +212,27 @@ def _choices(schema: Any) -> set[str]:
     if isinstance(schema, list):
         return set().union(*(_choices(v) for v in schema))
     return set()
+
+
+def restates(arguments: Mapping[str, Any], earlier: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether a call of a tool takes the very numbers of an earlier call of that tool: the
+    same request with its texts written another way ("Apple Inc" for "AAPL", both with
+    $5000 at 7% over 5 years).
+
+    Args:
+        arguments: The call's arguments.
+        earlier: The arguments of the earlier calls of its tool.
+
+    Returns:
+        True when it has numbers and an earlier call has the same ones.
+    """
+    numbers = sorted(float(v) for v in _leaves(dict(arguments)) if is_number(v))
+    if not numbers:
+        return False
+    return any(
+        sorted(float(v) for v in _leaves(dict(other)) if is_number(v)) == numbers
+        for other in earlier
+    )
 
 
 def texts_of_its_own(
