@@ -450,8 +450,11 @@ class ToolPolicy:
             convert 3000 British Pounds to Japanese Yen", the small model stopped after three
             calls.
         offered_numbers: A number its parameter's schema offers (an ``enum`` or ``const``
-            value) is the schema's choice, not a number nobody gave, as a text the schema
-            offers already was (:func:`~toolkit.local.decision.grounding.ungrounded_values`).
+            value) and whose description says it stands for words the conversation says
+            ("'2' for ironing service", asked about ironing) is the schema's choice, not a
+            number nobody gave, as a text the schema offers already was
+            (:func:`~toolkit.local.decision.grounding.ungrounded_values`); any other choice
+            ("an integer from 1 to 9" tickets) still is one.
             Asked "Help find a housekeeper who provides ironing services." of
             ``get_service_id(service_id)``, ``enum: [1, 2]`` described "'2' represents
             ironing service", the small model wrote ``service_id=2``, and the call was
