@@ -829,14 +829,10 @@ def _offered_number(value: Any, schema: Any, text: str) -> bool:
     value) for words the text says, as its description puts it: ``service_id=2`` of
     ``enum: [1, 2, 3]`` described "'2' for ironing service", asked about ironing (not
     ``number_of_tickets=1`` of "an integer from 1 to 9", asked about a play)."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return False
-    if not isinstance(schema, Mapping):
+    if not is_number(value) or not isinstance(schema, Mapping):
         return False
     offered = [*(schema.get("enum") or []), schema.get("const")]
-    if not any(
-        isinstance(o, int | float) and not isinstance(o, bool) and o == value for o in offered
-    ):
+    if not any(is_number(o) and o == value for o in offered):
         return False
     return _described_as_said(float(value), schema.get("description"), text)
 

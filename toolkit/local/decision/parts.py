@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolkit.local.decision.mentions import ACTION_WORDS
-from toolkit.local.decision.numbers import is_number, known_numbers
+from toolkit.local.decision.numbers import is_number, known_numbers, leaves
 from toolkit.local.decision.records import root
 
 __all__ = [
@@ -149,16 +149,7 @@ def own_values(part: str) -> list[Any]:
     return [*numbers, *_QUOTED.findall(part), *_names(part)]
 
 
-def _leaves(value: Any) -> list[Any]:
-    """A call's values inside lists and objects, flattened."""
-    if isinstance(value, Mapping):
-        return [leaf for item in value.values() for leaf in _leaves(item)]
-    if isinstance(value, list):
-        return [leaf for item in value for leaf in _leaves(item)]
-    return [value]
-
-
-def _takes(value: Any, leaves: Sequence[Any]) -> bool:
+def _takes(value: Any, taken: Sequence[Any]) -> bool:
     """Whether a call's values take a part's own value: the number, or a text holding the
     text or held in it."""
     if isinstance(value, str):
@@ -167,9 +158,9 @@ def _takes(value: Any, leaves: Sequence[Any]) -> bool:
             isinstance(leaf, str)
             and len(leaf.strip()) >= 2
             and (own in leaf.casefold() or leaf.casefold().strip() in own)
-            for leaf in leaves
+            for leaf in taken
         )
-    return any(is_number(leaf) and float(leaf) == float(value) for leaf in leaves)
+    return any(is_number(leaf) and float(leaf) == float(value) for leaf in taken)
 
 
 def unasked_parts(question: str, calls: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -189,17 +180,17 @@ def unasked_parts(question: str, calls: Sequence[Mapping[str, Any]]) -> list[str
     parts = question_parts(question)
     if len(parts) < 2:
         return []
-    leaves = [leaf for arguments in calls for leaf in _leaves(dict(arguments))]
+    taken = [leaf for arguments in calls for leaf in leaves(arguments)]
     homes = set()
     for arguments in calls:
-        values = _leaves(dict(arguments))
+        values = list(leaves(arguments))
         stated = [sum(states_value(part, v) for v in values) for part in parts]
         if max(stated) > 0:
             homes.add(stated.index(max(stated)))
     unasked = []
     for at, part in enumerate(parts):
         own = own_values(part)
-        if at not in homes and own and not all(_takes(v, leaves) for v in own):
+        if at not in homes and own and not all(_takes(v, taken) for v in own):
             unasked.append(part)
     return unasked
 
@@ -226,12 +217,11 @@ def restates(arguments: Mapping[str, Any], earlier: Sequence[Mapping[str, Any]])
     Returns:
         True when it has numbers and an earlier call has the same ones.
     """
-    numbers = sorted(float(v) for v in _leaves(dict(arguments)) if is_number(v))
+    numbers = sorted(float(v) for v in leaves(arguments) if is_number(v))
     if not numbers:
         return False
     return any(
-        sorted(float(v) for v in _leaves(dict(other)) if is_number(v)) == numbers
-        for other in earlier
+        sorted(float(v) for v in leaves(other) if is_number(v)) == numbers for other in earlier
     )
 
 
@@ -253,7 +243,7 @@ def texts_of_its_own(
     """
     own = [v for v in own_values(part) if isinstance(v, str)]
     choices = _choices(schema)
-    for leaf in _leaves(dict(arguments)):
+    for leaf in leaves(arguments):
         if not isinstance(leaf, str) or leaf.casefold() not in question.casefold():
             continue
         if leaf.casefold() not in choices and not _takes(leaf, own):
