@@ -1063,7 +1063,8 @@ class CallWriter:
             probes = [(probe, names) for probe, names in probes if names == [made[-1][0]]]
         for probe, names in probes:
             schemas = [turn.schemas.get(n) for n in names]
-            if all(needs_unstated_number(s, previous, turn.grounding) for s in schemas):
+            counts = self.policy.counted_numbers
+            if all(needs_unstated_number(s, previous, turn.grounding, counts) for s in schemas):
                 continue  # any call of these tools would be doomed at a number nobody gave
             dooming.clear()
             pieces, generation, found, given_up = self._attempt(context, probe, doomed, names)

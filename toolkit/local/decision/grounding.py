@@ -194,11 +194,17 @@ def _said(word: str, text: str, kin: bool = False) -> bool:
 
 
 def _given(
-    value: Any, text: str, share: float, kind: Collection[str] = (), kin: bool = False
+    value: Any,
+    text: str,
+    share: float,
+    kind: Collection[str] = (),
+    kin: bool = False,
+    counts: bool = False,
 ) -> bool:
-    """Whether the text gives a value: a number as a number ("$10,000" gives 10000), other
-    values as :func:`_mentioned` (``kind``: the words that only say the value's kind)."""
-    if is_number(value) and round(float(value), 12) in numbers_for_calls(text):
+    """Whether the text gives a value: a number as a number ("$10,000" gives 10000; with
+    ``counts``, "two nights" 2), other values as :func:`_mentioned` (``kind``: the words that
+    only say the value's kind)."""
+    if is_number(value) and round(float(value), 12) in numbers_for_calls(text, counts):
         return True
     return _mentioned(_spelled(value), text, share, kind, kin)
 
@@ -237,7 +243,8 @@ def uses_given_values(
         for leaf in leaves(value):
             if isinstance(leaf, bool) or not _spelled(leaf):
                 continue
-            if _given(leaf, text, policy.word_share, kind if isinstance(leaf, str) else ()):
+            kind_of_leaf = kind if isinstance(leaf, str) else ()
+            if _given(leaf, text, policy.word_share, kind_of_leaf, counts=policy.counted_numbers):
                 return True
     return False
 
@@ -325,9 +332,10 @@ def adds_new_grounded_values(
     asking = set(named) | FUNCTION_WORDS
     kin = policy.word_families
     brought = [w for w in fresh if w[0].isdigit() or (w not in asking and _said(w, text, kin))]
-    share = policy.word_share
+    share, counts = policy.word_share, policy.counted_numbers
     return bool(brought) and all(
-        _given(values[v], text, share, kin=kin) and _news_given(values[v], used, text, share, kin)
+        _given(values[v], text, share, kin=kin, counts=counts)
+        and _news_given(values[v], used, text, share, kin)
         for v in novel
     )
 
@@ -349,6 +357,7 @@ def needs_unstated_number(
     parameters: Mapping[str, Any] | None,
     previous: Sequence[Mapping[str, Any]],
     text: str,
+    counts: bool = False,
 ) -> bool:
     """Whether every call of a tool would hold a number nobody gave, before one is written.
 
@@ -362,6 +371,8 @@ def needs_unstated_number(
         parameters: The tool's ``parameters`` schema.
         previous: The arguments of the calls already made in this answer.
         text: :func:`conversation_text` of the conversation.
+        counts: Whether "one" and "two" before what they count state numbers
+            (:attr:`~toolkit.local.decision.policy.ToolPolicy.counted_numbers`).
 
     Returns:
         True when no call of the tool can be kept.
@@ -377,7 +388,7 @@ def needs_unstated_number(
     )
     if not wants_number:
         return False
-    if numbers_for_calls(text):
+    if numbers_for_calls(text, counts):
         return False
     digits = [*defaults_of(parameters), *(_spelled(v) for c in previous for v in leaves(c))]
     return not any(re.search(r"\d", d) for d in digits)
@@ -421,8 +432,9 @@ def rules_out_extra_call(
     if spelled in before:
         return False
     used = {word for earlier in before for word in _words(earlier)}
-    share, kin = policy.word_share, policy.word_families
-    return not (_given(value, text, share, kin=kin) and _news_given(value, used, text, share, kin))
+    share, kin, counts = policy.word_share, policy.word_families, policy.counted_numbers
+    given = _given(value, text, share, kin=kin, counts=counts)
+    return not (given and _news_given(value, used, text, share, kin))
 
 
 def qualifies_earlier(arguments: Mapping[str, Any], earlier: Sequence[Mapping[str, Any]]) -> bool:
@@ -778,7 +790,8 @@ def ungrounded_values(
         undated = {
             k: v for k, v in undated.items() if not _offered_number(v, properties.get(k), text)
         }
-    found: list[Any] = list(ungrounded_numbers(undated, numbers_for_calls(text)))
+    stated = numbers_for_calls(text, policy.counted_numbers)
+    found: list[Any] = list(ungrounded_numbers(undated, stated))
     for key, value in arguments.items():
         if not isinstance(value, str) or not value.strip():
             continue

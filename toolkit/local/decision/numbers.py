@@ -20,6 +20,7 @@ from text_to_num import alpha2digit
 
 __all__ = [
     "chinese_numbers",
+    "counted_numbers",
     "is_number",
     "known_numbers",
     "leaves",
@@ -183,7 +184,7 @@ _READ_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d]|st\b|nd\b|rd\b|th\b|[
 
 
 @functools.lru_cache(maxsize=16)
-def numbers_for_calls(text: str) -> frozenset[float]:
+def numbers_for_calls(text: str, counts: bool = False) -> frozenset[float]:
     """The numbers a text states for a call's value: :func:`known_numbers`, and those it
     writes in words ("three hours", "twenty-one", "cinco días"), with a scale ("$1.2 million"
     and "$1.2M" state 1200000), in scientific notation ("1e-9"), as one of a unit of time
@@ -193,11 +194,15 @@ def numbers_for_calls(text: str) -> frozenset[float]:
 
     Args:
         text: The conversation's text.
+        counts: Read "one" and "two" too where they count something
+            (:func:`counted_numbers`: "for two adults and one child").
 
     Returns:
         The numbers, as floats.
     """
     found = set(known_numbers(text))
+    if counts:
+        found.update(counted_numbers(text))
     for match in _SCALED_NUMBER.finditer(text):
         number, scale = match.group(1) or match.group(3), match.group(2) or match.group(4)
         found.add(round(float(number) * _SCALES[scale.casefold()], 6))
@@ -228,6 +233,56 @@ def spelled_numbers(text: str) -> frozenset[float]:
         if spelled != text:
             found.update(float(m.group()) for m in _READ_NUMBER.finditer(spelled))
     return frozenset(found | set(chinese_numbers(text)))
+
+
+#: "one" or "two" before the word of what it counts ("two nights", "one child", "two-bedroom").
+_ONE_OR_TWO = re.compile(r"(?<![\w'’-])(one|two)(?=[ \t-]+([A-Za-z][\w'’-]*))", re.IGNORECASE)
+#: Words before "one" or "two" that make it no count of the user's: it points at things the
+#: text names ("the two cities", "which one", "no one", "each one").
+_POINTING = frozenset(
+    "the these those both which that this each every no any either neither other".split()
+)
+#: Words after "one" or "two" that are no counted thing: "one of", "one or two", "one more",
+#: "one another", "one way to", "one can", "two is".
+_NOT_COUNTED = frozenset(
+    (
+        "of or and nor more another way by to at in on into is are was were be been with for "
+        "from than as if so but that which who whom whose the a an can could should would will "
+        "must may might has have had does do did around near about within after before each "
+        "here there then"
+    ).split()
+)
+
+
+#: Two numbers listed together ("40 and 50", "5C and 7C"; not a date's "July 10, 2022").
+_LISTED = re.compile(r"\d[^\s,]*\s*(?:and|&)\s*[$€£]?\d")
+
+
+def counted_numbers(text: str) -> list[float]:
+    """The 1s and 2s an English text writes as "one" and "two" before what they count ("book
+    two nights for two adults and one child", "a two-bedroom flat"), which :func:`spelled_numbers`
+    leaves out: not after a word that points at things named ("the two cities", "which one"),
+    nor before a word that is no counted thing ("one of them", "one more", "one can"), nor
+    when the clause goes on to list that many numbers ("two numbers: 40 and 50").
+
+    Args:
+        text: Any text.
+
+    Returns:
+        The numbers, in the text's order.
+    """
+    found: list[float] = []
+    for match in _ONE_OR_TWO.finditer(text):
+        before = re.findall(r"[A-Za-z]+", text[max(0, match.start() - 20) : match.start()])
+        if before and before[-1].casefold() in _POINTING:
+            continue
+        if match.group(2).casefold() in _NOT_COUNTED:
+            continue
+        clause = re.split(r"[.?!;\n]", text[match.end() : match.end() + 60])[0]
+        if _LISTED.search(clause):
+            continue  # "two numbers: 40 and 50" counts the values it lists
+        found.append(1.0 if match.group(1).casefold() == "one" else 2.0)
+    return found
 
 
 #: A Chinese numeral before what it counts ("三个小时", "一百二十五只", "两周"), not an

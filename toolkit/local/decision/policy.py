@@ -459,6 +459,15 @@ class ToolPolicy:
             ``get_service_id(service_id)``, ``enum: [1, 2]`` described "'2' represents
             ironing service", the small model wrote ``service_id=2``, and the call was
             refused for a number the question never states; the answer was text.
+        counted_numbers: "one" and "two" before what they count ("two nights", "two
+            adults and one child", "a two-bedroom flat") state the 1 and the 2 a call may take
+            (:func:`~toolkit.local.decision.numbers.counted_numbers`), as "three nights"
+            already did; not after a word that points at things the text names ("the two
+            cities", "which one"), before a word that is no counted thing ("one of", "one
+            more"), or in a clause that lists that many numbers ("two numbers: 40 and 50").
+            English only. Asked "Book a single room for two nights at The Plaza hotel." of
+            ``book_room``, the small model wrote ``num_nights=2``, refused for a number
+            nobody gave, and answered "I'm sorry, but I can't assist with that request.".
         parameter_words_aside: A text value that ends with its parameter's name word,
             copied from a text that writes the word after the value in lower case, is
             written without it (:func:`~toolkit.local.decision.forms.without_parameter_word`):
@@ -891,6 +900,7 @@ class ToolPolicy:
     calls_in_their_parts: bool = True
     parts_each_called: bool = True
     offered_numbers: bool = True
+    counted_numbers: bool = True
     question_named_tools: bool = True
     preferred_named_calls: bool = True
     rerouted_failures: bool = True

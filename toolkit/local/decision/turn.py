@@ -1042,7 +1042,8 @@ class CallJudge:
     def unstated_numbers(self, call: dict[str, Any]) -> list[float]:
         """The call's numbers the conversation never stated, in digits or in words
         (:func:`~toolkit.local.decision.numbers.numbers_for_calls`)."""
-        return ungrounded_numbers(arguments_of(call), numbers_for_calls(self.grounding))
+        stated = numbers_for_calls(self.grounding, self.policy.counted_numbers)
+        return ungrounded_numbers(arguments_of(call), stated)
 
     def _only_numbers(self, call: dict[str, Any]) -> list[float]:
         """The call's unstated numbers when they are its only faults (else empty)."""
