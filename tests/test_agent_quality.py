@@ -2937,3 +2937,53 @@ def test_a_number_the_schema_offers_for_the_users_words_is_called(
     # Before: refused as a number nobody gave, and answered in text ("Answer: Book carpet
     # cleaning for me.").
     assert _sdk_calls(local_server, question, _HOME_SERVICE) == [{"service": service}]
+
+
+_CABIN = _function(
+    "reserve_cabin",
+    "Reserve a cabin at a lodge.",
+    {
+        "lodge": {"type": "string", "description": "The lodge's name."},
+        "nights": {"type": "integer", "description": "How many nights."},
+        "adults": {"type": "integer", "description": "Number of adults."},
+        "children": {"type": "integer", "description": "Number of children.", "default": 0},
+    },
+    ["lodge", "nights", "adults"],
+)
+_FERRY_TICKETS = _function(
+    "buy_ferry_tickets",
+    "Buy tickets for a ferry crossing.",
+    {
+        "route": {"type": "string", "description": "The crossing, e.g. 'Dover to Calais'."},
+        "tickets": {"type": "integer", "description": "How many tickets."},
+    },
+    ["route", "tickets"],
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "tool", "expected"),
+    [
+        (
+            "Reserve a cabin at Pinewood Lodge for two nights, for two adults and one child.",
+            _CABIN,
+            {"lodge": "Pinewood Lodge", "nights": 2, "adults": 2, "children": 1},
+        ),
+        (
+            "Can you book Alder Creek Lodge for one night? It's two adults.",
+            _CABIN,
+            {"lodge": "Alder Creek Lodge", "nights": 1, "adults": 2},
+        ),
+        (
+            "I need two tickets for the ferry from Oban to Mull.",
+            _FERRY_TICKETS,
+            {"route": "Oban to Mull", "tickets": 2},
+        ),
+    ],
+)
+def test_one_and_two_in_words_are_the_users_numbers(
+    local_server, question: str, tool: dict, expected: dict
+) -> None:
+    # Before: every call was refused for a 1 or 2 nobody gave, and the answer was text
+    # ("Answer: Reserve_cabin("Pinewood Lodge",  two,  two,  one)").
+    assert _sdk_calls(local_server, question, tool) == [expected]

@@ -22,6 +22,7 @@ from toolkit.local.decision.grounding import (
     without_unfounded,
 )
 from toolkit.local.decision.numbers import (
+    counted_numbers,
     known_numbers,
     number_spellings,
     numbers_for_calls,
@@ -802,3 +803,35 @@ def test_a_number_its_schema_offers_is_the_schemas_choice() -> None:
     assert ungrounded_values({"room_type": 3}, schema, text) == [3.0]
     tickets = {"properties": {"tickets": {"enum": [1, 2, 3], "description": "From 1 to 3."}}}
     assert ungrounded_values({"tickets": 1}, tickets, "Book a play in Leeds.") == [1.0]
+
+
+@pytest.mark.parametrize(
+    ("text", "counted"),
+    [
+        ("Book a single room for two nights at The Plaza hotel.", [2.0]),
+        ("A room for two adults and one child in Paris from July 10, 2022.", [2.0, 1.0]),
+        ("Find a two-bedroom flat in Leeds.", [2.0]),
+        ("One ticket for the 8 pm show, please.", [1.0]),
+        ("What is the distance between the two cities?", []),  # points at named things
+        ("Which one is cheaper, and is it one of the best?", []),
+        ("No one can say; one more question.", []),
+        ("Find the greatest common divisor of two numbers: 40 and 50.", []),  # lists them
+        ("Someone phoned twice; it is a lone item.", []),
+    ],
+)
+def test_one_and_two_count_only_what_they_count(text: str, counted: list[float]) -> None:
+    assert counted_numbers(text) == counted
+
+
+def test_a_count_in_words_grounds_a_calls_number() -> None:
+    schema = {"properties": {"hotel_name": {"type": "string"}, "num_nights": {"type": "integer"}}}
+    text = "i would like to book a single room for two nights at the plaza hotel."
+    call = {"hotel_name": "The Plaza", "num_nights": 2}
+    assert ungrounded_values(call, schema, text) == []
+    assert ungrounded_values(call, schema, text, ToolPolicy(counted_numbers=False)) == [2.0]
+    assert ungrounded_values({**call, "num_nights": 3}, schema, text) == [3.0]
+    pointed = "what is the distance between the two hotels, the plaza and the ritz?"
+    assert ungrounded_values(call, schema, pointed) == [2.0]
+    required = {**schema, "required": ["num_nights"]}
+    assert not needs_unstated_number(required, [], text, counts=True)
+    assert needs_unstated_number(required, [], text, counts=False)
