@@ -35,6 +35,11 @@ def test_a_name_compounds_its_kind_or_ends_the_kinds_word():
     # a kind word compounded with a place's head ("Bootworks", "Rackhouse") is the kind
     assert kind_of("Pellow Bootworks", ["get_boot_factory", "get_tannery"]) == "get_boot_factory"
     assert kind_of("Ashby Coalyard", ["get_coal_merchant", "get_dairy"]) == "get_coal_merchant"
+    # and a name's kind word that begins a tool's compound with such a head ("Baths" of a
+    # bathhouse, "Toys" of toyworks)
+    tools = ["lookup_bathhouse", "lookup_clock_guild", "lookup_seed_bank"]
+    assert kind_of("Lanternfield Baths", tools) == "lookup_bathhouse"
+    assert kind_of("Merrow Toys", ["get_toyworks", "get_dairy"]) == "get_toyworks"
     # the end of a kind's compound word ("bindery" of bookbindery) is the kind
     assert kind_of("Orton Bindery", ["get_bookbindery", "get_bakery"]) == "get_bookbindery"
     # a head alone ("Works", "House") says no kind of a compound that ends with it

@@ -172,9 +172,12 @@ def _weighted_terms(name: str) -> list[tuple[float, AbstractSet[str]]]:
 def _matches(term: str, kind: str) -> bool:
     """Whether a name's term is a kind's word: the same stem, the beginning of it ("glass"
     of glassworks), its end ("bindery" of bookbindery), or it compounded with a head that
-    makes a place of it ("toyworks" of toy, "boathouse" of boat)."""
+    makes a place of it ("toyworks" of toy, "boathouse" of boat), either way ("Lanternfield
+    Baths" of a bathhouse)."""
     if term == kind or (len(term) >= _SHORTEST_BEGINNING and kind.startswith(term)):
         return True
+    if len(term) >= 3 and kind.startswith(term) and kind[len(term) :] in _COMPOUND_HEADS:
+        return True  # "bath" of bathhouse
     if len(term) >= _SHORTEST_ENDING and kind.endswith(term) and term not in _COMPOUND_HEADS:
         return True  # "bindery" of bookbindery
     if len(kind) < 3 or kind in _COMPOUND_HEADS:  # "workshop" is no kind of "works"
