@@ -19,6 +19,7 @@ from toolkit.local.decision.chains import (
     number_parameters,
     other_field,
     results_in_place,
+    says_its_kind,
     spent_numbers,
     takes_a_result_place,
     texts_in_place,
@@ -735,6 +736,54 @@ def test_the_entity_a_record_names_is_looked_up_when_the_question_points_at_it()
     two = [*calls, ("get_route", {"name": "Route 9"})]
     assert named_next_step(two, [*results, _ROUTE], [False, False], question, _SCHEMAS) is None
     assert named_next_step(calls, ["Error: no route"], [True], question, _SCHEMAS) is None
+
+
+_SEED_BANK = (
+    "Name: Saltcombe Seed Bank (盐谷种子库)\nfounded: 1975\nvarieties stored: 3640\n"
+    "patron guild: Quillhaven Guild (羽港行会)"
+)
+_GUILD_SCHEMAS = {
+    name: {"properties": {"name": {"type": "string"}}, "required": ["name"]}
+    for name in ("lookup_seed_bank", "lookup_clock_guild")
+}
+
+
+def test_a_chinese_question_that_says_the_named_things_kind_points_at_it():
+    # "资助行会" says the 行会 of "Quillhaven Guild (羽港行会)" without naming it
+    question = "盐谷种子库的资助行会一年能做多少座钟？"
+    assert says_its_kind(_SEED_BANK, "Quillhaven Guild", question)
+    assert not says_its_kind(_SEED_BANK, "Quillhaven Guild", "盐谷种子库存了多少个品种？")
+    assert not says_its_kind(_SEED_BANK, "Quillhaven Guild", "羽港行会一年能做多少座钟？")  # named
+    calls = [("lookup_seed_bank", {"name": "盐谷种子库"})]
+    step = ("lookup_clock_guild", {"name": "Quillhaven Guild"})
+    assert named_next_step(calls, [_SEED_BANK], [False], question, _GUILD_SCHEMAS) == step
+    other = "盐谷种子库有几个库房？"
+    assert named_next_step(calls, [_SEED_BANK], [False], other, _GUILD_SCHEMAS) is None
+    tools = [
+        {"type": "function", "function": {"name": n, "parameters": p}}
+        for n, p in _GUILD_SCHEMAS.items()
+    ]
+    asked = {
+        "role": "assistant",
+        "content": "",
+        "tool_calls": [
+            {
+                "id": "c1",
+                "type": "function",
+                "function": {"name": "lookup_seed_bank", "arguments": '{"name": "盐谷种子库"}'},
+            }
+        ],
+    }
+    answered = {"role": "tool", "tool_call_id": "c1", "content": _SEED_BANK}
+    for text, past in ((question, False), (other, True)):
+        messages = [{"role": "user", "content": text}, asked, answered]
+        judge = CallJudge(ChatJob(messages=messages, tools=tools), ToolPolicy(), auto=True)
+        call = {
+            "id": "c2",
+            "type": "function",
+            "function": {"name": "lookup_clock_guild", "arguments": '{"name": "Quillhaven Guild"}'},
+        }
+        assert judge.looks_past_the_question(call) is past
 
 
 _FORGE = (

@@ -88,6 +88,7 @@ __all__ = [
     "points_past",
     "refers_back",
     "results_in_place",
+    "says_its_kind",
     "spent_numbers",
     "takes_a_result_place",
     "texts_in_place",
@@ -482,12 +483,26 @@ def named_next_step(
         name = kind_named(record, tool, lookups=lookups, skip=asked)
         if not name or name.casefold() in asked or name.casefold() in question.casefold():
             continue
-        if not says_kind(question, tool) if latin else not _REFERS_ZH.search(question):
+        if latin and not says_kind(question, tool):
+            continue
+        if not latin and not (_REFERS_ZH.search(question) or says_its_kind(record, name, question)):
             continue
         return tool, {parameter: name}
     if pick is None:
         return None
     return _linked_step(record, asked, question, lookups, passed, pick)
+
+
+def says_its_kind(record: str, name: str, question: str) -> bool:
+    """Whether a Chinese question says the kind of a thing a record names without naming it:
+    the Chinese name the record writes after the name in brackets ends with a word of two or
+    three characters that the question says ("资助行会" of "Quillhaven Guild (羽港行会)"), and
+    the question does not write the whole name."""
+    after = record[record.find(name) + len(name) :] if name in record else ""
+    chinese = re.match(r"\s*[(（]([\u4e00-\u9fff]{3,})[)）]", after)
+    if chinese is None or chinese.group(1) in question:
+        return False
+    return any(chinese.group(1)[-size:] in question for size in (2, 3))
 
 
 def _linked_step(

@@ -28,6 +28,7 @@ from toolkit.local.decision.chains import (
     other_field,
     points_past,
     results_in_place,
+    says_its_kind,
     spent_numbers,
     takes_a_result_place,
     texts_in_place,
@@ -914,6 +915,8 @@ class CallJudge:
             return False
         if any((r or "").strip().casefold() == value.strip().casefold() for r in self.turn_results):
             return False  # a result that is the name alone (the captain "Mia Chen"): the way on
+        if any(says_its_kind(r or "", value, self.question) for r in self.turn_results):
+            return False  # "盐谷种子库的资助行会…" of a record's "Quillhaven Guild (羽港行会)"
         answered = {t for t, _ in self.turn_calls}
         return not points_past(self.question, [t for t in self.schemas if t not in answered])
 
