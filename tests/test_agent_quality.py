@@ -2987,3 +2987,105 @@ def test_one_and_two_in_words_are_the_users_numbers(
     # Before: every call was refused for a 1 or 2 nobody gave, and the answer was text
     # ("Answer: Reserve_cabin("Pinewood Lodge",  two,  two,  one)").
     assert _sdk_calls(local_server, question, tool) == [expected]
+
+
+# A Chinese chain whose question names the next thing only by its kind ("合作的苹果酒坊"), with
+# no word that refers back: the orchard's record names "Marlow Cider Press (马洛苹果酒坊)",
+# and the small model answered with the orchard's own number. The question says the kind its
+# Chinese name ends with, so the press is looked up.
+
+_ORCHARDS = {
+    key: "Name: Green Ridge Orchard (青岭果园)\nplanted: 1962\ntrees: 840\n"
+    "cider partner: Marlow Cider Press (马洛苹果酒坊)"
+    for key in ("green ridge orchard", "青岭果园")
+}
+_CIDER_PRESSES = {
+    key: "Name: Marlow Cider Press (马洛苹果酒坊)\nfounded: 1911\nbottles a year: 5200"
+    for key in ("marlow cider press", "马洛苹果酒坊")
+}
+
+
+@tool
+def get_apple_orchard(name: str) -> str:
+    """Look up an orchard: when it was planted, its trees and the cider press it sells to.
+
+    Args:
+        name: The orchard's name.
+    """
+    return _record_of(_ORCHARDS, "orchard", name)
+
+
+@tool
+def get_cider_press(name: str) -> str:
+    """Look up a cider press: when it was founded and how many bottles it fills a year.
+
+    Args:
+        name: The cider press's name.
+    """
+    return _record_of(_CIDER_PRESSES, "cider press", name)
+
+
+def test_a_chinese_question_that_says_the_next_things_kind_follows_the_chain(
+    local_server,
+) -> None:
+    question = "青岭果园合作的苹果酒坊一年能装多少瓶酒？"
+    result = ToolLoop(_chat(local_server), [get_apple_orchard, get_cider_press, add]).run(question)
+    assert result.answered, result.hint
+    asked = [(name, args.get("name")) for name, args in _loop_calls(result)]
+    assert ("get_cider_press", "Marlow Cider Press") in asked, asked
+    assert re.search(r"(?<![\d.])5200(?![\d.])", result.answer), result.answer
+
+
+# "A比B多几台？" compares with 比 and no 更: by how much A exceeds B is a subtraction, as for
+# "哪个更多？多出几台？". The small model added the two records' numbers.
+
+
+def test_a_chinese_comparison_with_bi_is_a_subtraction(local_server) -> None:
+    question = "琥珀码头的起重机比落叶松码头多几台？"
+    messages = _docks_looked_up(question, ["Amber Dock", "Larch Dock"], _dock_record)
+    message = _reply(local_server, messages, get_dock, add, subtract_numbers)
+    asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
+    assert asked == [("subtract_numbers", {"a": 6, "b": 4})], (message.content, asked)
+
+
+# A name whose kind word begins the tool's compound ("Ashcombe Baths" of ``get_bathhouse``):
+# the small model asked the bathhouse of the pottery tool the question speaks of, and answered
+# with a pottery it made up. The name says its kind, so it is looked up as a bathhouse.
+
+_BATHHOUSES = {
+    key: "Name: Ashcombe Baths (阿什库姆浴场)\nopened: 1884\npools: 3\ntiles by: Pellow Pottery"
+    for key in ("ashcombe baths", "阿什库姆浴场")
+}
+_POTTERIES = {
+    key: "Name: Pellow Pottery (佩洛陶坊)\nfounded: 1850\npotters: 17\nkilns: 2"
+    for key in ("pellow pottery", "佩洛陶坊")
+}
+
+
+@tool
+def get_bathhouse(name: str) -> str:
+    """Look up a bathhouse: when it opened, its pools and who made its tiles.
+
+    Args:
+        name: The bathhouse's name.
+    """
+    return _record_of(_BATHHOUSES, "bathhouse", name)
+
+
+@tool
+def get_pottery(name: str) -> str:
+    """Look up a pottery: when it was founded, its potters and its kilns.
+
+    Args:
+        name: The pottery's name.
+    """
+    return _record_of(_POTTERIES, "pottery", name)
+
+
+def test_a_name_whose_kind_word_begins_a_tools_compound_is_of_that_tool(local_server) -> None:
+    question = "Whoever made the tiles in Ashcombe Baths — how many potters does that pottery have?"
+    result = ToolLoop(_chat(local_server), [get_pottery, get_bathhouse, add]).run(question)
+    assert result.answered, result.hint
+    asked = [(name, args.get("name")) for name, args in _loop_calls(result)]
+    assert asked[:1] == [("get_bathhouse", "Ashcombe Baths")], asked
+    assert re.search(r"(?<![\d.])17(?![\d.])", result.answer), result.answer

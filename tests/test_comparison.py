@@ -44,7 +44,10 @@ def _looked_up(question: str, tool: str, param: str, *results: tuple[str, str]) 
         ("哪种水果最便宜？", ("最便宜", False, True)),
         ("这三座桥哪座建得最早？", ("最早", False, True)),
         ("Which of the two ferries leaves later?", ("later", True, False)),
-        ("黄山比泰山高多少米？", None),  # a difference, asked of a tool: no order
+        ("黄山比泰山高多少米？", ("更高", True, False)),  # 比 with no 更: by how much
+        ("芬尼克船闸的提升高度比凯瑟尔船闸高出多少米？", ("更高", True, False)),
+        ("A厂比B厂少几个工人？", ("更少", False, False)),
+        ("黄山有多高？", None),
         ("这两家伞厂哪家每周做的伞多？", ("更多", True, False)),  # the adjective alone
         ("哪家工厂有多少工人？", None),  # "how many" is no comparison
         ("What is the weather in Beijing?", None),

@@ -135,6 +135,13 @@ _ZH_BARE = re.compile(
     rf"|(?<!多)(?P<smaller>{_alternatives(_SMALLER_ZH)}))(?:一些|一点|些)?[？?]"
 )
 
+#: A Chinese comparison with 比 and no 更 ("A的提升高度比B高出多少米？", "A比B多几个？"): the
+#: adjective after the thing compared with.
+_ZH_THAN = re.compile(
+    rf"(?P<mark>)比[^，,。？?！!；;比]{{1,30}}?"
+    rf"(?:(?P<larger>{_alternatives(_LARGER_ZH)})|(?P<smaller>{_alternatives(_SMALLER_ZH)}))"
+)
+
 
 def asked_order(question: str) -> tuple[str, bool, bool] | None:
     """The comparison a question asks for: its word, whether the larger value answers it, and
@@ -145,10 +152,11 @@ def asked_order(question: str) -> tuple[str, bool, bool] | None:
 
     Returns:
         ``(word, larger, superlative)``: ``("colder", False, False)`` for "Which is colder,
-        Chengdu or Lhasa?", ``("更长", True, False)`` for "哪条更长？"; ``None`` when it asks for
+        Chengdu or Lhasa?", ``("更长", True, False)`` for "哪条更长？" and for "A比B长多少？";
+        ``None`` when it asks for
         none the word lists know.
     """
-    zh = _ZH.search(question) or _ZH_BARE.search(question)
+    zh = _ZH.search(question) or _ZH_BARE.search(question) or _ZH_THAN.search(question)
     if zh is not None:
         adjective = zh["larger"] or zh["smaller"]
         superlative = zh["mark"] == "最"
