@@ -48,6 +48,8 @@ def _looked_up(question: str, tool: str, param: str, *results: tuple[str, str]) 
         ("芬尼克船闸的提升高度比凯瑟尔船闸高出多少米？", ("更高", True, False)),
         ("A厂比B厂少几个工人？", ("更少", False, False)),
         ("黄山有多高？", None),
+        ("Which of the three guilds has been around the longest?", ("oldest", True, True)),
+        ("Has Ely Mill or Ash Mill existed longer?", ("older", True, False)),
         ("这两家伞厂哪家每周做的伞多？", ("更多", True, False)),  # the adjective alone
         ("哪家工厂有多少工人？", None),  # "how many" is no comparison
         ("What is the weather in Beijing?", None),
@@ -362,3 +364,29 @@ def test_records_of_two_tools_each_looked_up_by_its_name_are_compared():
     }
     messages[3]["content"] = "58"
     assert comparison(messages) is None
+
+
+def test_a_rate_over_a_year_is_no_date_to_compare_ages_by():
+    # "clocks per year" is a rate: the year founded is the guild's age
+    record = "Name: {}\nfounded: {}\nmembers: {}\nclocks per year: {}"
+    oldest = _looked_up(
+        "Of Brassmoor Guild and Oriel Guild, which has been around the longest?",
+        "lookup_guild",
+        "name",
+        ("Oriel Guild", record.format("Oriel Guild", 1744, 19, 150)),
+        ("Brassmoor Guild", record.format("Brassmoor Guild", 1687, 42, 310)),
+    )
+    assert comparison(oldest) == (
+        "Comparison: Brassmoor Guild (1687) is the oldest, ahead of Oriel Guild (1744)."
+    )
+    earliest = _looked_up(
+        "Which guild was founded earliest, Oriel Guild or Brassmoor Guild?",
+        "lookup_guild",
+        "name",
+        ("Oriel Guild", record.format("Oriel Guild", 1744, 19, 150)),
+        ("Brassmoor Guild", record.format("Brassmoor Guild", 1687, 42, 310)),
+    )
+    assert [name for _, name, _ in compared_entries(earliest) or []] == [
+        "Brassmoor Guild",
+        "Oriel Guild",
+    ]

@@ -103,6 +103,10 @@ _AGE = frozenset(_ABOUT["age"].split())
 _DATING = frozenset(
     "founded built opened established started since year 建 成立 创立 创办 开业 开馆 年份".split()
 )
+#: The comparison words whose numbers are dates or ages, and the words of a label that make
+#: its number a rate over time instead ("clocks per year", "visitors a day", "每年产量").
+_DATED = frozenset({*_ABOUT["time"].split(), *_ABOUT["age"].split()})
+_RATE = frozenset({"per", "a", "每"})
 #: The words of a label or unit that make its number a time taken: the faster takes less
 #: (a Chinese label's characters: 分钟, 小时, 秒).
 _DURATION = frozenset(
@@ -142,6 +146,17 @@ _ZH_THAN = re.compile(
     rf"(?:(?P<larger>{_alternatives(_LARGER_ZH)})|(?P<smaller>{_alternatives(_SMALLER_ZH)}))"
 )
 
+#: "Been around the longest", "existed longer": how long a thing has lasted is its age.
+_LASTED = re.compile(
+    r"(?<![a-z])(?:been around|existed|been in business|been going|been running)"
+    r"(?: (?:the|for))? (longer|longest)(?![a-z])"
+)
+
+
+def _as_age(match: re.Match[str]) -> str:
+    """The age word of a lasting phrase: "older" for "longer", "oldest" for "longest"."""
+    return "older" if match.group(1) == "longer" else "oldest"
+
 
 def asked_order(question: str) -> tuple[str, bool, bool] | None:
     """The comparison a question asks for: its word, whether the larger value answers it, and
@@ -161,7 +176,7 @@ def asked_order(question: str) -> tuple[str, bool, bool] | None:
         adjective = zh["larger"] or zh["smaller"]
         superlative = zh["mark"] == "最"
         return ("最" if superlative else "更") + adjective, zh["larger"] is not None, superlative
-    en = _EN.search(question.casefold())
+    en = _EN.search(_LASTED.sub(_as_age, question.casefold()))
     if en is None:
         return None
     word = en["larger"] or en["smaller"]
@@ -191,11 +206,14 @@ def _compared_number(
     wanted = _LABELS.get(adjective)
     if wanted is None:
         wanted = {w for w in label_words(question) if len(w) >= 4}
-    found = [n for words, n in labelled_numbers(result) if words & wanted]
+    labelled = labelled_numbers(result)
+    if adjective in _DATED:  # "clocks per year" is a rate, no date
+        labelled = [(words, n) for words, n in labelled if not words & _RATE]
+    found = [n for words, n in labelled if words & wanted]
     if not found and adjective in _SPEED:  # "faster" over a time taken
-        found = [n for words, n in labelled_numbers(result) if words & _DURATION]
+        found = [n for words, n in labelled if words & _DURATION]
     if not found and adjective in _AGE:  # "older" over the years things were founded
-        found = [n for words, n in labelled_numbers(result) if words & _DATING]
+        found = [n for words, n in labelled if words & _DATING]
     if len(found) == 1:
         return found[0]
     if picked is not None and (number := picked(result)) is not None:
