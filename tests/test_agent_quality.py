@@ -3089,3 +3089,17 @@ def test_a_name_whose_kind_word_begins_a_tools_compound_is_of_that_tool(local_se
     asked = [(name, args.get("name")) for name, args in _loop_calls(result)]
     assert asked[:1] == [("get_bathhouse", "Ashcombe Baths")], asked
     assert re.search(r"(?<![\d.])17(?![\d.])", result.answer), result.answer
+
+
+# Two values asked for side by side ("…, and at Larch Dock?") with a subtracting tool offered:
+# the small model subtracted one from the other, though nothing asked for a difference. The
+# looked-up values are the answer.
+
+
+def test_values_asked_side_by_side_are_not_subtracted(local_server) -> None:
+    question = "How many cranes are there at Amber Dock, and at Larch Dock?"
+    messages = _docks_looked_up(question, ["Amber Dock", "Larch Dock"], _dock_record)
+    message = _reply(local_server, messages, get_dock, subtract_numbers)
+    assert not message.tool_calls, message.tool_calls
+    stated = re.findall(r"(?<![\d.])\d+(?![\d.])", message.content or "")
+    assert "6" in stated and "4" in stated and "2" not in stated, message.content

@@ -15,13 +15,11 @@ from helpers import typed_tool
 from test_grammar import GrammarEngine, engine  # noqa: F401  (the grammar sampler fixture)
 
 from toolkit.local.decision.arithmetic import arithmetic_tools, steps_due
+from toolkit.local.decision.asking import asks_combination, asks_difference, asks_each
 from toolkit.local.decision.combining import (
     agreed_combination,
     arithmetic_calls,
     asks_average,
-    asks_combination,
-    asks_difference,
-    asks_each,
     asks_sum_only,
     combining_text,
     is_arithmetic,

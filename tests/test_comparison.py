@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from toolkit.local.decision.comparison import asked_order, compared_entries, comparison
+from toolkit.local.decision.asking import asked_order
+from toolkit.local.decision.comparison import compared_entries, comparison
 from toolkit.local.decision.decoding import without_label
 from toolkit.local.decision.prompt import answer_messages, listed_values
 from toolkit.local.decision.records import labelled_numbers

@@ -14,9 +14,11 @@ expressions of :mod:`toolkit.local.decision.arithmetic` are (``steps_due``).
 Only after this turn's lookups have answered, each with a number and none with an error
 (:func:`looked_up`), and when arithmetic tools are offered beside them. The plan is read when
 the model chooses an arithmetic call, and also when it would answer in text while the question
-asks for a total, an average, a difference or a ratio (:func:`asks_combination`: the small
-model answers "how many kilograms is that in total?" with the first lookup's value); a
-question that asks for each value on its own (:func:`asks_each`) gets no sum the model chose.
+asks for a total, an average, a difference or a ratio
+(:func:`~toolkit.local.decision.asking.asks_combination`: the small model answers "how many
+kilograms is that in total?" with the first lookup's value); a question that asks for each
+value on its own (:func:`~toolkit.local.decision.asking.asks_each`) gets no sum the model
+chose.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit.local.decision.arithmetic import Plan, Tools, agreeing, parsed_plan
-from toolkit.local.decision.comparison import LARGER_SMALLER_EN, LARGER_SMALLER_ZH
+from toolkit.local.decision.asking import asks_difference
 from toolkit.local.decision.grounding import arguments_of, text_values
 from toolkit.local.decision.numbers import (
     is_number,
@@ -60,9 +62,6 @@ __all__ = [
     "agreed_combination",
     "arithmetic_calls",
     "asks_average",
-    "asks_combination",
-    "asks_difference",
-    "asks_each",
     "asks_sum_only",
     "combining_text",
     "is_arithmetic",
@@ -87,31 +86,6 @@ COMBINING_PROMPTS = (
 #: A question that asks for an average: the count of the looked-up values is then a number
 #: the expression may use.
 _AVERAGE = re.compile(r"\b(?:average|mean)\b|平均|均值", re.IGNORECASE)
-#: A question's words for a difference, in any question ("by how many", "the gap", "相差",
-#: "比……大多少").
-_DIFFERENCE_WORDS = (
-    r"(?<![a-z])(?:difference|differ|by how (?:much|many)|the gap)(?![a-z])"
-    rf"|(?<![a-z])how (?:much|many)(?: [a-z]+){{0,3}} (?:{LARGER_SMALLER_EN})(?![a-z])"
-    r"|相差|差值|差多少|差几"
-    rf"|比[^，。？?,.!！]{{1,30}}?(?:{LARGER_SMALLER_ZH})[了出]?(?:多少|几)"
-)
-#: A question that asks for the looked-up values combined: a total, an average, a difference,
-#: a ratio ("in total", "between them", "A plus B", "how much deeper … than", "by how many", "一共",
-#: "比……大多少", "几倍", "多出几个", "高出多少", "哪家更大？大多少吨？"). Words of one
-#: value's own ("总部", headquarters; "总是", always) are not totals.
-_COMBINATION = re.compile(
-    r"(?<![a-z])(?:totals?|in all|altogether|all together|combined|sum|add(?:s|ed)? up|"
-    r"together|average|(?:the|a) mean|mean (?:of|value)|ratio|"
-    r"how many times|between (?:them|the (?:two|three|four))|(?-i:plus))(?![a-z])"
-    r"|总(?![部统是结理监经裁督局])|一共|共计|合计|加起来|加在一起|之和|平均|均值|多少倍|几倍"
-    r"|(?<![至最不很许好太])[多少][了出]?(?:多少|几)|(?:高|低|大|小|长|短|深|浅|重|轻)出(?:多少|几)"
-    r"|(?:^|[？?，,。！!])\s*(?:高|低|大|小|长|短|深|浅|重|轻|贵|早|晚)[了出]?(?:多少|几)"
-    rf"|{_DIFFERENCE_WORDS}",
-    re.IGNORECASE,
-)
-#: A question that asks for each value on its own ("各有多少", "分别是多少", "How deep is each
-#: mine?", "respectively").
-_EACH = re.compile(r"(?<![a-z])(?:each|respectively|individually)(?![a-z])|各(?!种|位)|分别")
 #: Label words of a number that dates a thing, and of a rate (no date: "visitors per year").
 _DATING = frozenset(
     {*"founded built opened established since year born dated started launched".split(), "建", "年"}
@@ -428,63 +402,6 @@ def asks_average(messages: Sequence[Mapping[str, Any]]) -> bool:
         True for "average", "mean", "平均", "均值".
     """
     return _AVERAGE.search(last_question(messages)) is not None
-
-
-def asks_difference(question: str) -> bool:
-    """Whether a question that compares values asks by how much they differ, not for their
-    total or average ("Which has more staff, and by how many?", "哪家更大？大多少吨？",
-    "How many more runs has A than B?")."""
-    if _DIFFERENCE.search(question) is not None:  # "平均卖得更贵？贵多少？": an average price
-        return True
-    return asks_combination(question) and _TOTAL_OR_MEAN.search(question) is None
-
-
-#: A question's words that ask for a difference whatever else it says ("the average basket
-#: price … by how much?", "平均卖得更贵？贵多少？").
-_DIFFERENCE = re.compile(
-    _DIFFERENCE_WORDS
-    + r"|(?:^|[？?，,。！!])\s*(?:多|少|高|低|大|小|长|短|深|浅|重|轻|贵|早|晚)[了出]?(?:多少|几)",
-    re.IGNORECASE,
-)
-
-
-#: A question's words for a total or an average, not a difference.
-_TOTAL_OR_MEAN = re.compile(
-    r"(?<![a-z])(?:totals?|sum|together|altogether|combined|in all|average|mean)(?![a-z])"
-    r"|一共|总(?![部统是结理监经裁督局])|加起来|合计|共计|之和|平均|均值",
-    re.IGNORECASE,
-)
-
-
-def asks_combination(question: str) -> bool:
-    """Whether a question asks for its looked-up values combined, not stated one by one.
-
-    "How many kilograms of honey is that in total?", "黑水船闸的落差比芬尼克船闸大多少米？",
-    "三座盐矿的平均深度": yes. "各有多少个蜂箱？", "Which is deeper?": no — each value is the
-    answer, or their order (:mod:`toolkit.local.decision.comparison`).
-
-    Args:
-        question: The user's question.
-
-    Returns:
-        True when it asks for a total, an average, a difference or a ratio.
-    """
-    return _COMBINATION.search(question) is not None
-
-
-def asks_each(question: str) -> bool:
-    """Whether a question asks for each looked-up value on its own and for no combination of
-    them: "蓟绒养蜂场和蕨岭养蜂场各有多少个蜂箱？", "How deep is each of the three mines?" —
-    but not "If they split the total, how much does each pay?".
-
-    Args:
-        question: The user's question.
-
-    Returns:
-        True when it says "each" (各, 分别, respectively) and asks no total, average,
-        difference or ratio (:func:`asks_combination`).
-    """
-    return _EACH.search(question) is not None and not asks_combination(question)
 
 
 def combining_text(lookups: Lookups) -> str:

@@ -22,41 +22,19 @@ difference asked for is a result of its own) or when two values tie.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from toolkit.local.decision.asking import asked_order
 from toolkit.local.decision.numbers import said_numbers
 from toolkit.local.decision.records import asked_number, label_words, labelled_numbers, name_words
 from toolkit.local.decision.turn import failed, last_question, turn_start
 from toolkit.wire import content_text
 
 __all__ = [
-    "LARGER_SMALLER_EN",
-    "LARGER_SMALLER_ZH",
-    "asked_order",
     "compared_entries",
     "comparison",
 ]
-
-#: English words asking for the larger value, then for the smaller one (comparative and
-#: superlative forms).
-_LARGER_EN = (
-    "higher taller bigger larger greater more longer warmer hotter older heavier faster "
-    "richer farther further deeper wider busier costlier pricier later newer "
-    "highest tallest biggest largest greatest most longest warmest hottest oldest heaviest "
-    "fastest richest farthest furthest deepest widest busiest latest newest quicker quickest"
-)
-_SMALLER_EN = (
-    "lower shorter smaller less fewer colder cooler younger lighter cheaper slower poorer "
-    "closer nearer shallower narrower earlier sooner "
-    "lowest shortest smallest least fewest coldest coolest youngest lightest cheapest "
-    "slowest poorest closest nearest shallowest narrowest earliest soonest"
-)
-#: Chinese adjectives of the larger and the smaller value, asked with 更 (more), 最 (most),
-#: 较 (rather) or 得 ("卖得少": sold less).
-_LARGER_ZH = "高 长 久 大 多 暖和 暖 热 贵 重 快 老 远 深 宽 富 晚 迟"
-_SMALLER_ZH = "低 短 小 少 冷 凉快 凉 便宜 轻 慢 年轻 近 浅 窄 穷 早"
 
 #: The words of a record's labels and units that each comparison word is about (the price of
 #: "cheaper", the year of "earlier"), for a result that states several numbers. A word
@@ -112,75 +90,6 @@ _RATE = frozenset({"per", "a", "每"})
 _DURATION = frozenset(
     "minutes minute mins min hours hour hrs seconds secs duration 钟 时 秒".split()
 )
-
-
-def _alternatives(words: str) -> str:
-    """A regex alternation of the words, the longest first ("暖和" before "暖")."""
-    return "|".join(sorted(words.split(), key=len, reverse=True))
-
-
-#: The comparison words of each language as one regex alternation (a difference asked for:
-#: "how much deeper", "比……大多少").
-LARGER_SMALLER_EN = _alternatives(f"{_LARGER_EN} {_SMALLER_EN}")
-LARGER_SMALLER_ZH = _alternatives(f"{_LARGER_ZH} {_SMALLER_ZH}")
-
-_EN = re.compile(
-    rf"(?<![a-z])(?:(?P<larger>{_alternatives(_LARGER_EN)})|(?P<smaller>{_alternatives(_SMALLER_EN)}))"
-    r"(?![a-z])"
-)
-_ZH = re.compile(
-    rf"(?P<mark>[更最较得])(?:(?P<larger>{_alternatives(_LARGER_ZH)})|(?P<smaller>{_alternatives(_SMALLER_ZH)}))"
-)
-
-#: A Chinese "which" question that ends in the adjective alone ("哪家每周做的伞多？"), not in
-#: "多少" (how many).
-_ZH_BARE = re.compile(
-    rf"(?P<mark>)哪[^，,。？?！!；;]*?(?:(?P<larger>{_alternatives(_LARGER_ZH)})(?!少)"
-    rf"|(?<!多)(?P<smaller>{_alternatives(_SMALLER_ZH)}))(?:一些|一点|些)?[？?]"
-)
-
-#: A Chinese comparison with 比 and no 更 ("A的提升高度比B高出多少米？", "A比B多几个？"): the
-#: adjective after the thing compared with.
-_ZH_THAN = re.compile(
-    rf"(?P<mark>)比[^，,。？?！!；;比]{{1,30}}?"
-    rf"(?:(?P<larger>{_alternatives(_LARGER_ZH)})|(?P<smaller>{_alternatives(_SMALLER_ZH)}))"
-)
-
-#: "Been around the longest", "existed longer": how long a thing has lasted is its age.
-_LASTED = re.compile(
-    r"(?<![a-z])(?:been around|existed|been in business|been going|been running)"
-    r"(?: (?:the|for))? (longer|longest)(?![a-z])"
-)
-
-
-def _as_age(match: re.Match[str]) -> str:
-    """The age word of a lasting phrase: "older" for "longer", "oldest" for "longest"."""
-    return "older" if match.group(1) == "longer" else "oldest"
-
-
-def asked_order(question: str) -> tuple[str, bool, bool] | None:
-    """The comparison a question asks for: its word, whether the larger value answers it, and
-    whether the word is a superlative (one of many).
-
-    Args:
-        question: The question's text.
-
-    Returns:
-        ``(word, larger, superlative)``: ``("colder", False, False)`` for "Which is colder,
-        Chengdu or Lhasa?", ``("更长", True, False)`` for "哪条更长？" and for "A比B长多少？";
-        ``None`` when it asks for
-        none the word lists know.
-    """
-    zh = _ZH.search(question) or _ZH_BARE.search(question) or _ZH_THAN.search(question)
-    if zh is not None:
-        adjective = zh["larger"] or zh["smaller"]
-        superlative = zh["mark"] == "最"
-        return ("最" if superlative else "更") + adjective, zh["larger"] is not None, superlative
-    en = _EN.search(_LASTED.sub(_as_age, question.casefold()))
-    if en is None:
-        return None
-    word = en["larger"] or en["smaller"]
-    return word, en["larger"] is not None, word.endswith("est") or word in ("most", "least")
 
 
 def _compared_number(

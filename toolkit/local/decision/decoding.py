@@ -48,15 +48,11 @@ import numpy as np
 
 from toolkit.errors import PromptError
 from toolkit.local.decision.arithmetic import Tools, arithmetic_tools
+from toolkit.local.decision.asking import asked_order, asks_combination, asks_difference, asks_each
 from toolkit.local.decision.calling import CallWriter
 from toolkit.local.decision.chains import kind_named, linked_names, refers_back
-from toolkit.local.decision.combining import (
-    arithmetic_calls,
-    asks_combination,
-    asks_difference,
-    asks_each,
-)
-from toolkit.local.decision.comparison import asked_order, compared_entries, comparison
+from toolkit.local.decision.combining import arithmetic_calls
+from toolkit.local.decision.comparison import compared_entries, comparison
 from toolkit.local.decision.coordination import listed_calls
 from toolkit.local.decision.fields import FieldReader, asking_sentence
 from toolkit.local.decision.grounding import arguments_of, conversation_text
@@ -473,7 +469,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
     def difference_step(self) -> tuple[str, dict[str, Any]] | None:
         """After results, for a question that asks which value is larger and by how much
         ("Which has more staff, and by how many?", "哪家更大？大多少吨？",
-        :func:`~toolkit.local.decision.combining.asks_difference`): the subtraction of the
+        :func:`~toolkit.local.decision.asking.asks_difference`): the subtraction of the
         smaller of the two compared values from the larger
         (:func:`~toolkit.local.decision.comparison.compared_entries`), when a subtracting tool
         is offered and the turn made no arithmetic call yet
@@ -528,7 +524,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
 
     def compared(self) -> bool:
         """After results: whether the question asks which value is larger, not by how much
-        (:func:`~toolkit.local.decision.combining.asks_combination`), this turn's results
+        (:func:`~toolkit.local.decision.asking.asks_combination`), this turn's results
         order the values (:func:`~toolkit.local.decision.comparison.comparison`) and the
         question's lists ask for no call not yet made: the answer is due, with no arithmetic
         step (:attr:`~ToolPolicy.answer_comparisons`). The small model subtracts the records'
@@ -551,7 +547,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
 
     def asked_values(self) -> list[str] | None:
         """For a question that asks for one value of each of several records ("each", "各",
-        "分别": :func:`~toolkit.local.decision.combining.asks_each`; no combination, no
+        "分别": :func:`~toolkit.local.decision.asking.asks_each`; no combination, no
         order — "between them" is a sum): the number each record of one tool gives for the
         label the question names (:func:`~toolkit.local.decision.records.asked_number`,
         :attr:`~ToolPolicy.asked_fields`), when every record of that tool gives one and it
@@ -792,7 +788,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
     def _orders_unlooked(self, text: str) -> bool:
         """Before any result, once per request: whether a text answer says which value is
         larger ("老堰的工人最少") when the question asks it
-        (:func:`~toolkit.local.decision.comparison.asked_order`) and the model would name an
+        (:func:`~toolkit.local.decision.asking.asked_order`) and the model would name an
         offered tool with at least :attr:`~ToolPolicy.name_threshold`: the order is a fact no
         tool gave, so a sound call is looked for first
         (:attr:`~ToolPolicy.comparisons_looked_up`)."""

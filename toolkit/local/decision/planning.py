@@ -26,14 +26,13 @@ from toolkit.local.decision.arithmetic import (
     expression_grammar,
     steps_due,
 )
+from toolkit.local.decision.asking import asks_combination, asks_each
 from toolkit.local.decision.combining import (
     COMBINING_PROMPTS,
     Lookups,
     agreed_combination,
     arithmetic_calls,
     asks_average,
-    asks_combination,
-    asks_each,
     asks_sum_only,
     combining_text,
     is_arithmetic,
@@ -172,7 +171,7 @@ class PlanWriter:
             chosen: The calls the model wrote for its next step, before any arithmetic call
                 of the turn.
             asked: The model would answer in text and the question asks for the values
-                combined (:func:`~toolkit.local.decision.combining.asks_combination`,
+                combined (:func:`~toolkit.local.decision.asking.asks_combination`,
                 :attr:`~ToolPolicy.combine_when_asked`): the plan is read though the model
                 chose no arithmetic call.
 
@@ -349,7 +348,7 @@ class PlanWriter:
     def unasked_combination(self, chosen: Sequence[Mapping[str, Any]]) -> bool:
         """Whether the calls the model chose after this turn's lookups combine the looked-up
         values while the question asks for each on its own
-        (:func:`~toolkit.local.decision.combining.asks_each`,
+        (:func:`~toolkit.local.decision.asking.asks_each`,
         :attr:`~ToolPolicy.each_stays_apart`): ``add(46, 38)`` after "各有多少个蜂箱？"
         answered 46, 38 and 61. Only calls of the arithmetic tools, the turn's first, that use
         no number the question states."""

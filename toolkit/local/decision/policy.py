@@ -468,6 +468,14 @@ class ToolPolicy:
             English only. Asked "Book a single room for two nights at The Plaza hotel." of
             ``book_room``, the small model wrote ``num_nights=2``, refused for a number
             nobody gave, and answered "I'm sorry, but I can't assist with that request.".
+        differences_when_asked: After lookups, a subtraction of the looked-up values is
+            made only when the question asks for arithmetic
+            (:func:`~toolkit.local.decision.asking.asks_arithmetic`: a total, a difference,
+            an order, what is left, or a number of its own), before the turn made any
+            arithmetic call (:meth:`~toolkit.local.decision.turn.CallJudge.unasked_difference`).
+            Asked "How high does a boat get lifted at Fennick Lock, and at Wenlow Lock?", the
+            small model subtracted one lock's lift from the other's, again and again, and
+            answered with a number nobody asked for.
         parameter_words_aside: A text value that ends with its parameter's name word,
             copied from a text that writes the word after the value in lower case, is
             written without it (:func:`~toolkit.local.decision.forms.without_parameter_word`):
@@ -760,13 +768,13 @@ class ToolPolicy:
             made no plan.
         combine_when_asked: The same plan is read when the model would answer in text once
             the lookups have answered but the question asks for their total, average,
-            difference or ratio (:func:`~toolkit.local.decision.combining.asks_combination`:
+            difference or ratio (:func:`~toolkit.local.decision.asking.asks_combination`:
             "in total", "how much deeper", "一共", "比……大多少"): the small model answers
             "How many kilograms is that in total?" with the first lookup's value.
         each_stays_apart: Once the lookups have answered, an arithmetic call that combines
             only their values (no number of the question) is not made when the question asks
             for each value on its own and for no total
-            (:func:`~toolkit.local.decision.combining.asks_each`: "各有多少", "分别",
+            (:func:`~toolkit.local.decision.asking.asks_each`: "各有多少", "分别",
             "each", "respectively"): the answer states the values. The small model added
             the hives of three apiaries asked "各有多少个蜂箱？".
         state_result: When the result that answers the question is known (a plan's last
@@ -901,6 +909,7 @@ class ToolPolicy:
     parts_each_called: bool = True
     offered_numbers: bool = True
     counted_numbers: bool = True
+    differences_when_asked: bool = True
     question_named_tools: bool = True
     preferred_named_calls: bool = True
     rerouted_failures: bool = True

@@ -13,7 +13,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from toolkit.local.decision.comparison import asked_order, comparison
+from toolkit.local.decision.asking import asked_order
+from toolkit.local.decision.comparison import comparison
 from toolkit.local.decision.grounding import arguments_of
 from toolkit.local.decision.mentions import question_names
 from toolkit.local.decision.policy import RESULTS_NUDGE, ToolPolicy

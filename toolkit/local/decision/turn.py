@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from toolkit.local.decision.arithmetic import Tools, arithmetic_tools
+from toolkit.local.decision.asking import asks_arithmetic
 from toolkit.local.decision.chains import (
     doubled_in_place,
     failed_step_to_resume,
@@ -933,11 +934,26 @@ class CallJudge:
             return True
         if self.after_the_sum(call) or self.undoes_last_step(call):
             return True
-        if self.repeats_a_number(call):
+        if self.repeats_a_number(call) or self.unasked_difference(call):
             return True
         if self.policy.judged_as_sent:  # the optional guesses are left out before it is sent
             call = self.without_guesses(call)
         return self.auto and bool(self._faults(call))
+
+    def unasked_difference(self, call: dict[str, Any]) -> bool:
+        """With "auto", after results and before any arithmetic call of the turn: whether a
+        call subtracts while the question asks for no arithmetic
+        (:func:`~toolkit.local.decision.asking.asks_arithmetic`,
+        :attr:`~ToolPolicy.differences_when_asked`): asked how high two locks lift a boat,
+        the small model subtracted one lift from the other."""
+        if not self.auto or not self.policy.differences_when_asked or not self.turn_calls:
+            return False
+        operation = self.operations.get(call["function"]["name"])
+        if operation is None or operation[0] != "-":
+            return False
+        if any(tool in self.arithmetic for tool, _ in self.turn_calls):
+            return False  # a plan of arithmetic is under way
+        return not asks_arithmetic(self.question)
 
     def repeats_a_number(self, call: dict[str, Any]) -> bool:
         """With "auto", whether an arithmetic call takes one number more often than the

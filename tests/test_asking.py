@@ -1,0 +1,98 @@
+"""What a question asks of its looked-up values: arithmetic, or the values themselves."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from toolkit.local.decision.asking import asks_arithmetic
+from toolkit.local.decision.policy import ToolPolicy
+from toolkit.local.decision.turn import CallJudge
+from toolkit.local.format.job import ChatJob
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("How high does a boat get lifted at Fennick Lock, and at Wenlow Lock?", False),
+        ("What are the capacities of Ely Ice House and Ash Ice House?", False),
+        ("Ely Mill 和 Ash Mill 各有多少名工人？", False),
+        ("How many boats get through Kessel Lock and Marrow Lock put together?", True),
+        ("By how much does Fennick Lock lift more than Wenlow Lock?", True),
+        ("How many years apart were the two mills founded?", True),
+        ("Which lock lifts boats higher?", True),
+        ("How many seats are left at the Ely theatre tonight?", True),
+        ("How many boats pass through Kessel Lock in a 7-day week?", True),
+        ("How many boats pass through Kessel Lock in two weeks?", True),
+        ("芬尼克船闸一周能放行多少条船？", True),
+        ("芬尼克船闸比凯瑟尔船闸高出多少米？", True),
+    ],
+)
+def test_a_question_asks_for_arithmetic_only_by_its_words_or_numbers(question, asks):
+    assert asks_arithmetic(question) is asks
+
+
+def _tool(name: str, *params: str) -> dict:
+    properties = {p: {"type": "number" if len(p) == 1 else "string"} for p in params}
+    parameters = {"type": "object", "properties": properties, "required": list(params)}
+    return {"type": "function", "function": {"name": name, "parameters": parameters}}
+
+
+_TOOLS = [_tool("get_lock", "name"), _tool("subtract", "a", "b"), _tool("add", "a", "b")]
+
+
+def _after_lookups(
+    question: str, *earlier: tuple[str, dict, str], policy: ToolPolicy | None = None
+) -> CallJudge:
+    calls = [
+        {
+            "id": f"c{i}",
+            "type": "function",
+            "function": {"name": name, "arguments": json.dumps(arguments)},
+        }
+        for i, (name, arguments, _) in enumerate(earlier)
+    ]
+    messages = [
+        {"role": "user", "content": question},
+        {"role": "assistant", "content": "", "tool_calls": calls},
+        *(
+            {"role": "tool", "tool_call_id": f"c{i}", "content": result}
+            for i, (_, _, result) in enumerate(earlier)
+        ),
+    ]
+    job = ChatJob(messages=messages, tools=_TOOLS)
+    return CallJudge(job, policy or ToolPolicy(), auto=True)
+
+
+def _call(name: str, **arguments: float) -> dict:
+    return {
+        "id": "x",
+        "type": "function",
+        "function": {"name": name, "arguments": json.dumps(arguments)},
+    }
+
+
+_LOCKS = (
+    ("get_lock", {"name": "Fennick Lock"}, "Fennick Lock: lift 9.5 m"),
+    ("get_lock", {"name": "Wenlow Lock"}, "Wenlow Lock: lift 3.1 m"),
+)
+
+
+def test_a_subtraction_nobody_asked_for_is_rejected():
+    question = "How high does a boat get lifted at Fennick Lock, and at Wenlow Lock?"
+    each = _after_lookups(question, *_LOCKS)
+    assert each.unasked_difference(_call("subtract", a=9.5, b=3.1))
+    assert each.rejected(_call("subtract", a=9.5, b=3.1))
+    assert not each.unasked_difference(_call("add", a=9.5, b=3.1))  # no subtraction
+    off = _after_lookups(question, *_LOCKS, policy=ToolPolicy(differences_when_asked=False))
+    assert not off.unasked_difference(_call("subtract", a=9.5, b=3.1))
+    asked = _after_lookups("How much higher does Fennick Lock lift than Wenlow Lock?", *_LOCKS)
+    assert not asked.unasked_difference(_call("subtract", a=9.5, b=3.1))
+    # a plan of arithmetic already under way goes on
+    planned = _after_lookups(
+        question,
+        *_LOCKS,
+        ("add", {"a": 9.5, "b": 3.1}, "12.6"),
+    )
+    assert not planned.unasked_difference(_call("subtract", a=12.6, b=3.1))
