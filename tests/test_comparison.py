@@ -370,24 +370,14 @@ def test_records_of_two_tools_each_looked_up_by_its_name_are_compared():
 def test_a_rate_over_a_year_is_no_date_to_compare_ages_by():
     # "clocks per year" is a rate: the year founded is the guild's age
     record = "Name: {}\nfounded: {}\nmembers: {}\nclocks per year: {}"
-    oldest = _looked_up(
-        "Of Brassmoor Guild and Oriel Guild, which has been around the longest?",
-        "lookup_guild",
-        "name",
+    guilds = (
         ("Oriel Guild", record.format("Oriel Guild", 1744, 19, 150)),
         ("Brassmoor Guild", record.format("Brassmoor Guild", 1687, 42, 310)),
     )
-    assert comparison(oldest) == (
+    around = "Of Brassmoor Guild and Oriel Guild, which has been around the longest?"
+    assert comparison(_looked_up(around, "lookup_guild", "name", *guilds)) == (
         "Comparison: Brassmoor Guild (1687) is the oldest, ahead of Oriel Guild (1744)."
     )
-    earliest = _looked_up(
-        "Which guild was founded earliest, Oriel Guild or Brassmoor Guild?",
-        "lookup_guild",
-        "name",
-        ("Oriel Guild", record.format("Oriel Guild", 1744, 19, 150)),
-        ("Brassmoor Guild", record.format("Brassmoor Guild", 1687, 42, 310)),
-    )
-    assert [name for _, name, _ in compared_entries(earliest) or []] == [
-        "Brassmoor Guild",
-        "Oriel Guild",
-    ]
+    founded = "Which guild was founded earliest, Oriel Guild or Brassmoor Guild?"
+    earliest = compared_entries(_looked_up(founded, "lookup_guild", "name", *guilds)) or []
+    assert [name for _, name, _ in earliest] == ["Brassmoor Guild", "Oriel Guild"]
