@@ -6,7 +6,9 @@ import json
 
 import pytest
 
+from toolkit.local.decision.arithmetic import parsed_plan
 from toolkit.local.decision.asking import asks_arithmetic
+from toolkit.local.decision.combining import larger_first
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.turn import CallJudge
 from toolkit.local.format.job import ChatJob
@@ -96,3 +98,39 @@ def test_a_subtraction_nobody_asked_for_is_rejected():
         ("add", {"a": 9.5, "b": 3.1}, "12.6"),
     )
     assert not planned.unasked_difference(_call("subtract", a=12.6, b=3.1))
+
+
+def test_a_difference_asked_in_no_order_is_the_larger_less_the_smaller():
+    built = (
+        ("get_lock", {"name": "Fennick Lock"}, "Fennick Lock: built 1861"),
+        ("get_lock", {"name": "Wenlow Lock"}, "Wenlow Lock: built 1879"),
+    )
+    apart = _after_lookups("How many years apart were Fennick Lock and Wenlow Lock built?", *built)
+    tidied = apart.tidied(_call("subtract", a=1861, b=1879))
+    assert json.loads(tidied["function"]["arguments"]) == {"a": 1879, "b": 1861}
+    # asked in an order, or no difference at all: as written
+    later = _after_lookups("How much later than Wenlow Lock was Fennick Lock built?", *built)
+    kept = later.tidied(_call("subtract", a=1861, b=1879))
+    assert json.loads(kept["function"]["arguments"]) == {"a": 1861, "b": 1879}
+    off = _after_lookups(
+        "How many years apart were Fennick Lock and Wenlow Lock built?",
+        *built,
+        policy=ToolPolicy(differences_when_asked=False),
+    )
+    as_written = off.tidied(_call("subtract", a=1861, b=1879))
+    assert json.loads(as_written["function"]["arguments"]) == {"a": 1861, "b": 1879}
+
+
+def test_a_plan_of_one_subtraction_asked_in_no_order_is_the_larger_less_the_smaller():
+    plan = parsed_plan("1861 - 1879")
+    assert plan is not None
+    apart = larger_first(plan, "How many years apart were the two ice houses built?")
+    assert (apart.expression, apart.value) == ("1879 - 1861", 18)
+    for question in (
+        "How much later than Wenlow Lock was Fennick Lock built?",  # an order
+        "What were the two ice houses built for?",  # no difference
+    ):
+        assert larger_first(plan, question) == plan
+    longer = parsed_plan("(1861 - 1879) * 2")
+    assert longer is not None
+    assert larger_first(longer, "How many years apart were they built?") == longer

@@ -21,6 +21,7 @@ __all__ = [
     "asks_combination",
     "asks_difference",
     "asks_each",
+    "asks_unordered_difference",
 ]
 
 #: English words asking for the larger value, then for the smaller one (comparative and
@@ -224,3 +225,17 @@ _LEFT_OVER = re.compile(
 )
 #: A Chinese span of one unit of time ("一周", "一个月"), which a rate may be multiplied up to.
 _ONE_SPAN_ZH = re.compile(r"一(?:个)?(?:周|星期|礼拜|月|年|季度|天|日|小时)")
+
+
+def asks_unordered_difference(question: str) -> bool:
+    """Whether a question asks a difference in no order ("how many years apart were they
+    built?", "相差多少"): :func:`asks_difference` with no :func:`asked_order`. Its answer is
+    the larger value less the smaller.
+
+    Args:
+        question: The user's question.
+
+    Returns:
+        True when it does.
+    """
+    return asks_difference(question) and asked_order(question) is None

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolkit.local.decision.arithmetic import Plan, Tools, agreeing, parsed_plan
-from toolkit.local.decision.asking import asks_difference
+from toolkit.local.decision.asking import asks_difference, asks_unordered_difference
 from toolkit.local.decision.grounding import arguments_of, text_values
 from toolkit.local.decision.numbers import (
     is_number,
@@ -65,6 +65,7 @@ __all__ = [
     "asks_sum_only",
     "combining_text",
     "is_arithmetic",
+    "larger_first",
     "looked_up",
     "once_grammar",
     "read_combination",
@@ -574,3 +575,26 @@ def agreed_combination(expressions: Sequence[str], lookups: Lookups) -> Plan | N
         The plan, or ``None``.
     """
     return agreeing([p for p in (read_combination(e, lookups) for e in expressions) if p])
+
+
+def larger_first(plan: Plan, question: str) -> Plan:
+    """A plan of one subtraction written the larger less the smaller, when the question asks
+    a difference in no order
+    (:func:`~toolkit.local.decision.asking.asks_unordered_difference`: "how many years apart
+    were they built?"). The small model wrote ``1861 - 1879`` and answered "-18 years
+    apart". Any other plan is as it was.
+
+    Args:
+        plan: The plan the readings agreed on.
+        question: The user's question.
+
+    Returns:
+        The plan, its operands swapped when they should be.
+    """
+    if len(plan.steps) != 1 or plan.steps[0].operation != "-" or plan.value >= 0:
+        return plan
+    if not asks_unordered_difference(question):
+        return plan
+    step = plan.steps[0]
+    swapped = parsed_plan(f"{step.right} - {step.left}")
+    return plan if swapped is None else swapped

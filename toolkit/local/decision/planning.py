@@ -36,6 +36,7 @@ from toolkit.local.decision.combining import (
     asks_sum_only,
     combining_text,
     is_arithmetic,
+    larger_first,
     looked_up,
     once_grammar,
 )
@@ -329,6 +330,8 @@ class PlanWriter:
         )
         if plan is None:
             return None
+        if self.policy.differences_when_asked:
+            plan = larger_first(plan, lookups.question)
         due = steps_due(plan, tools, made, results)
         if due is None:
             return None

@@ -476,6 +476,10 @@ class ToolPolicy:
             Asked "How high does a boat get lifted at Fennick Lock, and at Wenlow Lock?", the
             small model subtracted one lock's lift from the other's, again and again, and
             answered with a number nobody asked for.
+            And a difference asked in no order ("how many years apart were they built?") is
+            the larger less the smaller, in a plan of one subtraction
+            (:func:`~toolkit.local.decision.combining.larger_first`) or a call the model
+            writes: the small model's plan was ``1861 - 1879``, answered "-18 years apart".
         parameter_words_aside: A text value that ends with its parameter's name word,
             copied from a text that writes the word after the value in lower case, is
             written without it (:func:`~toolkit.local.decision.forms.without_parameter_word`):

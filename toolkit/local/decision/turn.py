@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from toolkit.local.decision.arithmetic import Tools, arithmetic_tools
-from toolkit.local.decision.asking import asks_arithmetic
+from toolkit.local.decision.asking import asks_arithmetic, asks_unordered_difference
 from toolkit.local.decision.chains import (
     doubled_in_place,
     failed_step_to_resume,
@@ -1152,10 +1152,29 @@ class CallJudge:
             if self.policy.possessives_bare:
                 key = self.lookups.get(tool)
                 formed = without_possessive(formed, key, name_words(tool), self.written)
+            if self.policy.differences_when_asked:
+                formed = self._larger_first(tool, formed)
             if formed != arguments:
                 text = json.dumps(formed, ensure_ascii=False)
                 call = {**call, "function": {**call["function"], "arguments": text}}
         return self.without_guesses(call)
+
+    def _larger_first(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """After results, a subtraction of the smaller number from the larger when the
+        question asks a difference in no order
+        (:func:`~toolkit.local.decision.asking.asks_unordered_difference`: "how many years
+        apart were they built?"), as :func:`~toolkit.local.decision.combining.larger_first`
+        writes a plan. Other calls are as they were."""
+        operation = self.operations.get(tool)
+        if not self.auto or not self.turn_calls or operation is None or operation[0] != "-":
+            return arguments
+        _, first, second = operation
+        a, b = arguments.get(first), arguments.get(second)
+        if not (is_number(a) and is_number(b)) or float(a) >= float(b):
+            return arguments
+        if not asks_unordered_difference(self.question):
+            return arguments
+        return {**arguments, first: b, second: a}
 
     def repeat_doom(self, value: Any, written: dict[str, Any], tool: str | None) -> bool:
         """Stop a first call as soon as it repeats one the conversation made."""
