@@ -3103,3 +3103,14 @@ def test_values_asked_side_by_side_are_not_subtracted(local_server) -> None:
     assert not message.tool_calls, message.tool_calls
     stated = re.findall(r"(?<![\d.])\d+(?![\d.])", message.content or "")
     assert "6" in stated and "4" in stated and "2" not in stated, message.content
+
+
+# "How many years apart": a difference in no order is the larger less the smaller. The small
+# model's plan subtracted the later year from the earlier and answered "-22.0 years apart".
+
+
+def test_a_difference_asked_in_no_order_is_stated_as_a_positive_number(local_server) -> None:
+    question = "How many years apart did Amber Dock and Birch Dock open?"
+    result = ToolLoop(_chat(local_server), [get_dock, subtract_numbers]).run(question)
+    assert result.answered, result.hint
+    assert re.search(r"(?<![\d.-])22(?:\.0)?(?![\d.])", result.answer), result.answer
