@@ -497,7 +497,16 @@ def says_its_kind(record: str, name: str, question: str) -> bool:
     """Whether a Chinese question says the kind of a thing a record names without naming it:
     the Chinese name the record writes after the name in brackets ends with a word of two or
     three characters that the question says ("资助行会" of "Quillhaven Guild (羽港行会)"), and
-    the question does not write the whole name."""
+    the question does not write the whole name.
+
+    Args:
+        record: A tool's result.
+        name: A name the record gives (in capitals).
+        question: The user's question.
+
+    Returns:
+        True when it does.
+    """
     after = record[record.find(name) + len(name) :] if name in record else ""
     chinese = re.match(r"\s*[(（]([\u4e00-\u9fff]{3,})[)）]", after)
     if chinese is None or chinese.group(1) in question:
