@@ -815,6 +815,7 @@ def test_a_number_its_schema_offers_is_the_schemas_choice() -> None:
         ("What is the distance between the two cities?", []),  # points at named things
         ("Which one is cheaper, and is it one of the best?", []),
         ("No one can say; one more question.", []),
+        ("We can't find one we like.", []),  # a pronoun's "one"
         ("Find the greatest common divisor of two numbers: 40 and 50.", []),  # lists them
         ("Someone phoned twice; it is a lone item.", []),
     ],

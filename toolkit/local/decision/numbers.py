@@ -243,13 +243,13 @@ _POINTING = frozenset(
     "the these those both which that this each every no any either neither other".split()
 )
 #: Words after "one" or "two" that are no counted thing: "one of", "one or two", "one more",
-#: "one another", "one way to", "one can", "two is".
+#: "one another", "one way to", "one can", "two is", "one we like".
 _NOT_COUNTED = frozenset(
     (
         "of or and nor more another way by to at in on into is are was were be been with for "
         "from than as if so but that which who whom whose the a an can could should would will "
         "must may might has have had does do did around near about within after before each "
-        "here there then"
+        "here there then i we you he she it they"
     ).split()
 )
 
