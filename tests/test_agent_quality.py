@@ -2994,7 +2994,7 @@ def test_one_and_two_in_words_are_the_users_numbers(
 # and the small model answered with the orchard's own number. The question says the kind its
 # Chinese name ends with, so the press is looked up.
 
-_ORCHARDS = {
+_APPLE_ORCHARDS = {
     key: "Name: Green Ridge Orchard (青岭果园)\nplanted: 1962\ntrees: 840\n"
     "cider partner: Marlow Cider Press (马洛苹果酒坊)"
     for key in ("green ridge orchard", "青岭果园")
@@ -3012,7 +3012,7 @@ def get_apple_orchard(name: str) -> str:
     Args:
         name: The orchard's name.
     """
-    return _record_of(_ORCHARDS, "orchard", name)
+    return _record_of(_APPLE_ORCHARDS, "orchard", name)
 
 
 @tool
