@@ -45,6 +45,7 @@ from toolkit.local.decision.numbers import (
 from toolkit.local.decision.phrases import without_names
 from toolkit.local.decision.prompt import call_label
 from toolkit.local.decision.records import (
+    RATE_WORDS,
     asked_number,
     headcount_words,
     label_words,
@@ -87,11 +88,11 @@ COMBINING_PROMPTS = (
 #: A question that asks for an average: the count of the looked-up values is then a number
 #: the expression may use.
 _AVERAGE = re.compile(r"\b(?:average|mean)\b|平均|均值", re.IGNORECASE)
-#: Label words of a number that dates a thing, and of a rate (no date: "visitors per year").
+#: Label words of a number that dates a thing (unless the label is a rate's,
+#: :data:`~toolkit.local.decision.records.RATE_WORDS`: "visitors per year").
 _DATING = frozenset(
     {*"founded built opened established since year born dated started launched".split(), "建", "年"}
 )
-_RATE = frozenset({"per", "每", "a"})
 #: A question about dates or ages: a record's years are then values to combine.
 _ASKS_DATES = re.compile(
     r"(?<![a-z])(?:years?|old|older|oldest|age|ages|founded|built|opened|established|when|"
@@ -348,7 +349,7 @@ def _dates(result: str) -> frozenset[float]:
     return frozenset(
         n
         for key, n in _record_labels(result)
-        if key & _DATING and not key & _RATE and n.is_integer() and 1000 <= n <= 2100
+        if key & _DATING and not key & RATE_WORDS and n.is_integer() and 1000 <= n <= 2100
     )
 
 

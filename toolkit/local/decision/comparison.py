@@ -27,7 +27,13 @@ from typing import Any
 
 from toolkit.local.decision.asking import asked_order
 from toolkit.local.decision.numbers import said_numbers
-from toolkit.local.decision.records import asked_number, label_words, labelled_numbers, name_words
+from toolkit.local.decision.records import (
+    RATE_WORDS,
+    asked_number,
+    label_words,
+    labelled_numbers,
+    name_words,
+)
 from toolkit.local.decision.turn import failed, last_question, turn_start
 from toolkit.wire import content_text
 
@@ -81,10 +87,9 @@ _AGE = frozenset(_ABOUT["age"].split())
 _DATING = frozenset(
     "founded built opened established started since year 建 成立 创立 创办 开业 开馆 年份".split()
 )
-#: The comparison words whose numbers are dates or ages, and the words of a label that make
-#: its number a rate over time instead ("clocks per year", "visitors a day", "每年产量").
+#: The comparison words whose numbers are dates or ages, not rates over time
+#: (:data:`~toolkit.local.decision.records.RATE_WORDS`: "clocks per year").
 _DATED = frozenset({*_ABOUT["time"].split(), *_ABOUT["age"].split()})
-_RATE = frozenset({"per", "a", "每"})
 #: The words of a label or unit that make its number a time taken: the faster takes less
 #: (a Chinese label's characters: 分钟, 小时, 秒).
 _DURATION = frozenset(
@@ -117,7 +122,7 @@ def _compared_number(
         wanted = {w for w in label_words(question) if len(w) >= 4}
     labelled = labelled_numbers(result)
     if adjective in _DATED:  # "clocks per year" is a rate, no date
-        labelled = [(words, n) for words, n in labelled if not words & _RATE]
+        labelled = [(words, n) for words, n in labelled if not words & RATE_WORDS]
     found = [n for words, n in labelled if words & wanted]
     if not found and adjective in _SPEED:  # "faster" over a time taken
         found = [n for words, n in labelled if words & _DURATION]

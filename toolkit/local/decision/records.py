@@ -20,6 +20,7 @@ from typing import Any
 from toolkit.local.decision.numbers import result_text
 
 __all__ = [
+    "RATE_WORDS",
     "asked_number",
     "headcount_words",
     "label_words",
@@ -193,6 +194,11 @@ _PART = re.compile(r"[,;()\n，；（）、。|]|(?<=\w)\.\s+(?=[A-Z])")
 def label_words(label: str) -> set[str]:
     """The words of a label or unit, case-folded ("first_published" → first, published)."""
     return set(_LABEL_WORD.findall(label.casefold().replace("_", " ")))
+
+
+#: The words of a label that make its number a rate over time, no date ("visitors per year",
+#: "clocks a year", "每年产量").
+RATE_WORDS = frozenset({"per", "a", "每"})
 
 
 def labelled_numbers(result: str) -> list[tuple[set[str], str]]:
