@@ -16,7 +16,7 @@ import re
 from datetime import date
 from functools import lru_cache
 
-__all__ = ["dates_in", "days_in", "recopied_date", "says_dates"]
+__all__ = ["dates_in", "dates_written", "days_in", "recopied_date", "says_dates"]
 
 _MONTHS = {
     name: number
@@ -117,6 +117,18 @@ def dates_in(text: str) -> frozenset[date]:
         The dates.
     """
     return frozenset(day for _, meant in _dates(text) for day in meant)
+
+
+def dates_written(text: str) -> bool:
+    """Whether a text writes a calendar date (in any spelling :func:`dates_in` reads).
+
+    Args:
+        text: Any text, say a call's value.
+
+    Returns:
+        True when it writes one.
+    """
+    return bool(_dates(text))
 
 
 def says_dates(value: str, text: str) -> str | None:

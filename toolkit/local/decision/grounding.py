@@ -22,7 +22,6 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from toolkit.local.decision.dates import says_dates
 from toolkit.local.decision.numbers import (
     is_number,
     leaves,
@@ -34,6 +33,7 @@ from toolkit.local.decision.numbers import (
 from toolkit.local.decision.phrases import other_scripts
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.records import name_parts
+from toolkit.local.decision.times import says_moments
 from toolkit.wire import content_text
 
 __all__ = [
@@ -146,14 +146,15 @@ def _mentioned(
 ) -> bool:
     """Whether the text says the value whole, or ``share`` of its words; a value of words and
     numbers, every number in it too ("sculpture1" is not said by "a sculpture of 3 feet": the 1
-    is the model's); a date the text states, in any spelling ("2022-04-05" is said by "April
-    5, 2022", :func:`~toolkit.local.decision.dates.says_dates`). The words of the value's
+    is the model's); a date or a time of day the text states, in any spelling ("2022-04-05"
+    is said by "April 5, 2022", "23:00" by "11PM",
+    :func:`~toolkit.local.decision.times.says_moments`). The words of the value's
     ``kind`` (its parameter's name) count only in a value of nothing else: every observatory's
     name holds "observatory", so "Saltmarsh Observatory" is not said by "the Kestrel Peak
     Observatory". With ``kin``, a word is said by a word of its family too (:func:`_kin_said`)."""
     if occurs(value, text):
         return True
-    rest = says_dates(value, text)
+    rest = says_moments(value, text)
     if rest is not None:  # "2022-04-05" for "April 5, 2022": its words are what else it says
         return not _words(rest) or _mentioned(rest.strip(), text, share, kind, kin)
     words = _words(value)
@@ -347,8 +348,8 @@ def _news_given(value: Any, used: set[str], text: str, share: float, kin: bool =
     spelled = _spelled(value)
     if is_number(value) or occurs(spelled, text):
         return True  # a number, or the value whole ("K2", whose "k" is no word of the text)
-    rest = says_dates(spelled, text)
-    spelled = spelled if rest is None else rest  # a stated date's month name is the user's
+    rest = says_moments(spelled, text)
+    spelled = spelled if rest is None else rest  # a stated date's month name is the user's, as pm
     news = [w for w in _words(spelled) if w not in used and not w[0].isdigit()]
     return sum(_said(word, text, kin) for word in news) >= share * len(news)
 
@@ -762,8 +763,8 @@ def ungrounded_values(
     """The argument values of a call that the conversation never gave.
 
     Numbers anywhere in the arguments must have been stated, in digits or in words
-    (:func:`~toolkit.local.decision.numbers.numbers_for_calls`; the numbers of a date the
-    conversation states, in whatever spelling, were); a text argument
+    (:func:`~toolkit.local.decision.numbers.numbers_for_calls`; the numbers of a date or a
+    time of day the conversation states, in whatever spelling, were); a text argument
     must be mentioned (its own words, not only those that say its kind, :func:`kind_words`:
     "Saltmarsh Observatory" for ``observatory`` asked about the Kestrel Peak Observatory,
     "Greyfell Hut" for a hut's ``name`` asked about "the hut at the top"), unless the
@@ -785,7 +786,7 @@ def ungrounded_values(
         The ungrounded values, in order (empty for a grounded call).
     """
     properties = (parameters or {}).get("properties") or {}
-    undated = {k: _without_stated_dates(v, text) for k, v in arguments.items()}
+    undated = {k: _without_stated_moments(v, text) for k, v in arguments.items()}
     if policy.offered_numbers:  # a number the schema offers is its choice, as a text is
         undated = {
             k: v for k, v in undated.items() if not _offered_number(v, properties.get(k), text)
@@ -850,11 +851,12 @@ def _offered_number(value: Any, schema: Any, text: str) -> bool:
     return _described_as_said(float(value), schema.get("description"), text)
 
 
-def _without_stated_dates(value: Any, text: str) -> Any:
-    """A text value with the dates the text states taken out (their numbers are the user's:
-    the 4 of "2022-04-05" is "April"); other values as they are."""
+def _without_stated_moments(value: Any, text: str) -> Any:
+    """A text value with the dates and times of day the text states taken out (their numbers
+    are the user's: the 4 of "2022-04-05" is "April", the 23 of "23:00" is "11PM"); other
+    values as they are."""
     if isinstance(value, str):
-        rest = says_dates(_spelled(value), text)
+        rest = says_moments(_spelled(value), text)
         return value if rest is None else rest
     return value
 
