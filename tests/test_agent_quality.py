@@ -3109,6 +3109,22 @@ def test_values_asked_side_by_side_are_not_subtracted(local_server) -> None:
 # model's plan subtracted the later year from the earlier and answered "-22.0 years apart".
 
 
+# "哪一家历史更悠久？早成立了多少年？": how long a thing has lasted is its age, so the earlier
+# year founded answers, and the question asks the difference of the two years. The order had
+# been read as "更久" (the larger number), and the answer named the younger dock.
+
+
+def test_a_chinese_question_of_the_older_history_answers_the_earlier_year_and_the_gap(
+    local_server,
+) -> None:
+    question = "琥珀码头和桦木码头，哪一个历史更悠久？早开了多少年？"
+    result = ToolLoop(_chat(local_server), [get_dock, subtract_numbers]).run(question)
+    assert result.answered, result.hint
+    assert "琥珀" in result.answer or "Amber" in result.answer, result.answer
+    assert re.search(r"(?<![\d.-])22(?:\.0)?(?![\d.])", result.answer), result.answer
+    assert "桦木码头的历史更悠久" not in result.answer, result.answer
+
+
 def test_a_difference_asked_in_no_order_is_stated_as_a_positive_number(local_server) -> None:
     question = "How many years apart did Amber Dock and Birch Dock open?"
     result = ToolLoop(_chat(local_server), [get_dock, subtract_numbers]).run(question)

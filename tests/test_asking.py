@@ -7,7 +7,7 @@ import json
 import pytest
 
 from toolkit.local.decision.arithmetic import parsed_plan
-from toolkit.local.decision.asking import asks_arithmetic
+from toolkit.local.decision.asking import asked_order, asks_arithmetic, asks_difference
 from toolkit.local.decision.combining import larger_first
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.turn import CallJudge
@@ -33,6 +33,37 @@ from toolkit.local.format.job import ChatJob
 )
 def test_a_question_asks_for_arithmetic_only_by_its_words_or_numbers(question, asks):
     assert asks_arithmetic(question) is asks
+
+
+@pytest.mark.parametrize(
+    ("question", "order"),
+    [
+        ("灯芯沼和脂灯，哪一家历史更悠久？", ("更老", True, False)),
+        ("这三家哪家历史最长？", ("最老", True, True)),
+        ("哪家开业最久？", ("最老", True, True)),
+        ("哪家经营得更久？", ("更老", True, False)),
+        ("哪一座更久远？", ("更老", True, False)),
+        ("哪座桥更长？", ("更长", True, False)),  # a length, not an age
+        ("哪家店营业时间更长？", ("更长", True, False)),  # opening hours
+        ("哪家成立得更早？", ("更早", False, False)),
+    ],
+)
+def test_a_chinese_question_of_how_long_a_thing_has_lasted_asks_its_age(question, order):
+    assert asked_order(question) == order
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("哪一家历史更悠久？早成立了多少年？", True),
+        ("哪家开得早？早开了几年？", True),
+        ("哪家更大？大了多少？", True),
+        ("哪一家历史更悠久？", False),
+        ("哪家早上几点开门？", False),
+    ],
+)
+def test_a_chinese_difference_may_put_a_verb_between_the_order_and_how_much(question, asks):
+    assert asks_difference(question) is asks
 
 
 def _tool(name: str, *params: str) -> dict:

@@ -83,6 +83,19 @@ _LASTED = re.compile(
 )
 
 
+#: "历史更悠久", "哪家开业最久", "年头更长": how long a thing has lasted is its age ("更老").
+_ZH_LASTED = re.compile(
+    r"(?:历史|年头|存在|经营|开业|创办|成立)[^，,。？?！!；;]{0,4}?(?P<mark>[更最较])为?"
+    r"(?:悠久|久远|长久|久|长)"
+    r"|(?P<bare>[更最较])为?(?:悠久|久远)"
+)
+
+
+def _as_age_zh(match: re.Match[str]) -> str:
+    """The age word of a Chinese lasting phrase: "更老" for "历史更悠久"."""
+    return (match["mark"] or match["bare"]) + "老"
+
+
 def _as_age(match: re.Match[str]) -> str:
     """The age word of a lasting phrase: "older" for "longer", "oldest" for "longest"."""
     return "older" if match.group(1) == "longer" else "oldest"
@@ -101,7 +114,8 @@ def asked_order(question: str) -> tuple[str, bool, bool] | None:
         ``None`` when it asks for
         none the word lists know.
     """
-    zh = _ZH.search(question) or _ZH_BARE.search(question) or _ZH_THAN.search(question)
+    aged = _ZH_LASTED.sub(_as_age_zh, question)
+    zh = _ZH.search(aged) or _ZH_BARE.search(aged) or _ZH_THAN.search(aged)
     if zh is not None:
         adjective = zh["larger"] or zh["smaller"]
         superlative = zh["mark"] == "最"
@@ -123,15 +137,16 @@ _DIFFERENCE_WORDS = (
 )
 #: A question that asks for the looked-up values combined: a total, an average, a difference,
 #: a ratio ("in total", "between them", "A plus B", "how much deeper … than", "by how many", "一共",
-#: "比……大多少", "几倍", "多出几个", "高出多少", "哪家更大？大多少吨？"). Words of one
-#: value's own ("总部", headquarters; "总是", always) are not totals.
+#: "比……大多少", "几倍", "多出几个", "高出多少", "哪家更大？大多少吨？", "早成立了多少年？").
+#: Words of one value's own ("总部", headquarters; "总是", always) are not totals.
 _COMBINATION = re.compile(
     r"(?<![a-z])(?:totals?|in all|altogether|all together|combined|sum|add(?:s|ed)? up|"
     r"together|average|(?:the|a) mean|mean (?:of|value)|ratio|"
     r"how many times|between (?:them|the (?:two|three|four))|(?-i:plus))(?![a-z])"
     r"|总(?![部统是结理监经裁督局])|一共|共计|合计|加起来|加在一起|之和|平均|均值|多少倍|几倍"
     r"|(?<![至最不很许好太])[多少][了出]?(?:多少|几)|(?:高|低|大|小|长|短|深|浅|重|轻)出(?:多少|几)"
-    r"|(?:^|[？?，,。！!])\s*(?:高|低|大|小|长|短|深|浅|重|轻|贵|早|晚)[了出]?(?:多少|几)"
+    r"|(?:^|[？?，,。！!])\s*(?:高|低|大|小|长|短|深|浅|重|轻|贵|早|晚)"
+    r"(?:[了出]|[\u4e00-\u9fff]{1,2}了)?(?:多少|几)"
     rf"|{_DIFFERENCE_WORDS}",
     re.IGNORECASE,
 )
@@ -152,8 +167,8 @@ def asks_difference(question: str) -> bool:
 #: A question's words that ask for a difference whatever else it says ("the average basket
 #: price … by how much?", "平均卖得更贵？贵多少？").
 _DIFFERENCE = re.compile(
-    _DIFFERENCE_WORDS
-    + r"|(?:^|[？?，,。！!])\s*(?:多|少|高|低|大|小|长|短|深|浅|重|轻|贵|早|晚)[了出]?(?:多少|几)",
+    _DIFFERENCE_WORDS + r"|(?:^|[？?，,。！!])\s*(?:多|少|高|低|大|小|长|短|深|浅|重|轻|贵|早|晚)"
+    r"(?:[了出]|[\u4e00-\u9fff]{1,2}了)?(?:多少|几)",
     re.IGNORECASE,
 )
 
