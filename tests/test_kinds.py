@@ -254,6 +254,16 @@ def test_a_counted_span_of_time_names_the_label_a_rate_is_per():
     assert "year" not in glossed_terms("奥林窑是哪年建的？")
 
 
+def test_the_words_that_ask_for_values_combined_name_no_label():
+    # 加起来 "add up": its 起来 glosses "to stand up", which is no "shearing stands"
+    shed = "Name: Windrow Shed\nshearing stands: 6\nshearers: 11\nsheep shorn per day: 340"
+    question = "两个剪毛棚一天加起来能剪多少只羊？"
+    assert "stand" not in glossed_terms(question)
+    assert glossed_number(shed, glossed_terms(question)) == "340"
+    for words in ("一共", "总共", "合计", "加在一起"):
+        assert glossed_terms(words) == {}, words
+
+
 def test_a_possessive_after_a_plural_and_a_whole_sentence_are_phrases():
     value = "Thornbury Brickworks' biggest customer is a concert hall."
     assert is_phrase(value)

@@ -418,9 +418,11 @@ def _label_terms(word: str) -> frozenset[str]:
     return frozenset(terms)
 
 
-#: Chinese words that ask, not name ("多少", "几个").
+#: Chinese words that ask, not name ("多少", "几个"), and those that ask for values combined
+#: ("加起来", whose 起来 glosses "to stand up": no "shearing stands" asked).
 _ASKING_WORDS = frozenset(
-    "多少 几个 几种 什么 哪个 哪家 哪里 怎么 是否 有没有 多大 多高 多长 多深".split()
+    "多少 几个 几种 什么 哪个 哪家 哪里 怎么 是否 有没有 多大 多高 多长 多深 "
+    "加起来 起来 加在一起 在一起 一共 总共 合计 共计 一起 总和 之和 相差 差值 加上 减去".split()
 )
 #: Words of a gloss that only join, ask or count ("the greater part", "how many?").
 _GLOSS_FILLERS = frozenset(
