@@ -3130,3 +3130,57 @@ def test_a_difference_asked_in_no_order_is_stated_as_a_positive_number(local_ser
     result = ToolLoop(_chat(local_server), [get_dock, subtract_numbers]).run(question)
     assert result.answered, result.hint
     assert re.search(r"(?<![\d.-])22(?:\.0)?(?![\d.])", result.answer), result.answer
+
+
+# A chain whose answer is words under a label: "Who's the master smith there?" once the forge's
+# record ("master smith: Ada Crane") is in. The small model named the forge as its own smith.
+
+_SHOD_MILLS = {
+    "ashford mill": (
+        "Name: Ashford Mill (阿什福德磨坊)\nbuilt: 1820\nflour sacks per week: 300\n"
+        "miller: Edwin Hale\nhorses shod by: Brackley Forge (布拉克利锻坊)\ntown: Ashford"
+    ),
+}
+_SMITHIES = {
+    "brackley forge": (
+        "Name: Brackley Forge (布拉克利锻坊)\nopened: 1890\nsmiths: 3\n"
+        "master smith: Ada Crane (艾达·克雷恩)\ncharcoal from: Holt Wood (霍尔特林场)\n"
+        "town: Brackley"
+    ),
+    "hollin forge": (
+        "Name: Hollin Forge (霍林锻坊)\nopened: 1911\nsmiths: 5\n"
+        "master smith: Tom Reade (汤姆·里德)\ntown: Hollin"
+    ),
+}
+
+
+@tool
+def get_flour_mill(name: str) -> str:
+    """Look up a flour mill: when it was built, its sacks a week, its miller and who shoes its
+    horses.
+
+    Args:
+        name: The mill's name.
+    """
+    return _record_of(_SHOD_MILLS, "mill", name)
+
+
+@tool
+def get_forge(name: str) -> str:
+    """Look up a forge: when it opened, its smiths, its master smith and its town.
+
+    Args:
+        name: The forge's name.
+    """
+    return _record_of(_SMITHIES, "forge", name)
+
+
+def test_a_chain_answers_the_words_its_last_record_gives_under_the_label_asked(
+    local_server,
+) -> None:
+    question = "Ashford Mill pays a forge to shoe its horses. Who's the master smith at that forge?"
+    tools = [get_flour_mill, get_forge, get_ferry]
+    result = ToolLoop(_chat(local_server), tools).run(question)
+    assert result.answered, result.hint
+    assert "Ada Crane" in result.answer, result.answer
+    assert "Brackley Forge is the master smith" not in result.answer, result.answer

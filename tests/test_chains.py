@@ -27,7 +27,13 @@ from toolkit.local.decision.chains import (
 from toolkit.local.decision.numbers import magnitude, stated_times
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import turn_results
-from toolkit.local.decision.records import asked_number, labelled_value, record_name, stem
+from toolkit.local.decision.records import (
+    asked_number,
+    asked_text,
+    labelled_value,
+    record_name,
+    stem,
+)
 from toolkit.local.decision.turn import (
     CallJudge,
     results_combined,
@@ -256,6 +262,29 @@ def test_a_record_gives_the_value_labelled_for_a_parameter():
     assert labelled_value("pages: 412, author: Frank Herbert", "pages") is None
     assert labelled_value("Error: designer: unknown", "designer") is None
     assert labelled_value(record, "city") is None
+
+
+def test_the_words_a_record_gives_under_the_label_a_question_says():
+    centre = (
+        "Name: Greyfeather Falconry Centre (灰羽猎鹰中心)\nopened: 1992\nbirds: 21\n"
+        "head falconer: Tobias Venn (托比亚斯·文恩)\ncandles from: Wickmoor Chandlery\n"
+        "town: Millbeck"
+    )
+    tools = ["get_falconry_centre", "get_windmill"]
+    ignore = {w for t in tools for w in t.split("_")}
+    question = "Old Nell's Windmill pays a falconry centre. Who's the head falconer at that place?"
+    assert asked_text(centre, question, ignore) == "Tobias Venn"
+    assert asked_text(centre, "Which town is Greyfeather in?", ignore) == "Millbeck"
+    assert asked_text(centre, "Where do its candles come from?", ignore) == "Wickmoor Chandlery"
+    # every word of the label is said ("falconer" alone is not "head falconer"), no number
+    assert asked_text(centre, "Who is the falconer there?", ignore) is None
+    assert asked_text(centre, "When was it opened?", ignore) is None
+    # two labels said: no one answer; an error, JSON
+    assert asked_text("town: Ely\nhead town: Ash", "Which head town?", ignore) is None
+    assert asked_text("Error: head falconer unknown", question, ignore) is None
+    assert asked_text('{"designer": "Zhou Lan", "year": 1990}', "Who was the designer?") == (
+        "Zhou Lan"
+    )
 
 
 def test_a_step_asked_first_of_the_wrong_value_is_resumed_with_the_records_value():

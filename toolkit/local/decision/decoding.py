@@ -96,6 +96,7 @@ from toolkit.local.decision.prompt import (
 )
 from toolkit.local.decision.records import (
     asked_number,
+    asked_text,
     asked_year,
     labelled_numbers,
     name_words,
@@ -132,6 +133,13 @@ if TYPE_CHECKING:  # decoding drives a loaded engine; the llama.cpp module is th
 
 __all__ = ["answer", "answer_text_grammar"]
 
+
+#: A question in Latin letters that asks for a number: no words of a record answer it.
+_ASKS_QUANTITY = re.compile(
+    r"(?<![a-z])(?:how (?:many|much|old|long|far|tall|high|deep|big|large|wide|heavy)"
+    r"|what (?:year|number|percentage|share)|when)(?![a-z])",
+    re.IGNORECASE,
+)
 
 #: A Chinese question's pointer at a thing by a demonstrative and its measure word ("那家厂",
 #: "这座塔"), not "它" (it), which as often means the thing the question names.
@@ -315,6 +323,8 @@ def answer(
             yield from decoder.final_answer(result=subtracted)
         elif answered and decoder.compared():  # the order asked for is in the results
             yield from decoder.final_answer()
+        elif answered and (named := decoder.asked_words()) is not None:
+            yield from decoder.final_answer(result=named, words=named)  # asked by their label
         elif answered and decoder.asked_found():  # the number asked for is in the results
             yield from decoder.final_answer()
         elif answered and (
@@ -667,6 +677,40 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             return False
         return self.asked_field() is not None or self.asked_values() is not None
 
+    def asked_words(self) -> str | None:
+        """After results, in a question in Latin letters that asks for no number (no
+        combination, no order, no "how many", "what year", "when"): the words the turn's
+        last record gives under the label the question says
+        (:func:`~toolkit.local.decision.records.asked_text`, :attr:`~ToolPolicy.asked_texts`),
+        when no earlier record of the turn gives any and every offered tool whose kind the
+        question names has answered. "Who's the head falconer at that place?" once the
+        falconry centre's record ("head falconer: Tobias Venn") is in: the small model had
+        named the centre as its own head falconer."""
+        if not (self.policy.answer_when_found and self.policy.asked_texts):
+            return None
+        question = last_question(self.job.messages)
+        if self.job.text_schema is not None or writes_spaceless(question):
+            return None
+        if asks_combination(question) or asked_order(question) is not None:
+            return None
+        if _ASKS_QUANTITY.search(question) is not None:
+            return None  # a number is asked ("How many smiths…?"), not words
+        calls, results = turn_calls(self.job.messages)
+        answered = [
+            (c["function"]["name"], r)
+            for c, r in zip(calls, results, strict=True)
+            if r is not None and not is_error(r)
+        ]
+        tools = {tool for tool, _ in answered}
+        if not answered or any(
+            says_kind(question, t) and t not in tools for t in self.job.tool_names
+        ):
+            return None
+        found = [asked_text(record, question, self._tool_words()) for _, record in answered]
+        if any(words is not None for words in found[:-1]):
+            return None  # each record's words, or the way to the thing asked about
+        return found[-1]
+
     def _leads_on(self) -> bool:
         """Whether a Chinese question points at a thing by a demonstrative and its measure
         word ("那家厂", "这座塔") while the turn's one record names another thing
@@ -904,7 +948,11 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         return bool(ungrounded_numbers({"text": text.casefold()}, known))
 
     def final_answer(
-        self, result: str | None = None, stated: str | None = None, worked: str | None = None
+        self,
+        result: str | None = None,
+        stated: str | None = None,
+        worked: str | None = None,
+        words: str | None = None,
     ) -> Iterator[Event]:
         """The answer once this turn's tools have answered (``tool_choice="auto"``).
 
@@ -924,6 +972,8 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             stated: The result the answer must state, not named in the prompt.
             worked: How the ``result`` was worked out ("245 * 3 = 735"), named in the prompt
                 in its place: the answer then states the record's number it rests on too.
+            words: Words the answer must state (a record's "head falconer: Tobias Venn"); an
+                answer that leaves them out is written again opening with them.
         """
         self.result = worked if worked is not None and result is not None else result
         events = list(self.text(from_results=True, any_numbers=True))
@@ -933,6 +983,11 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             events = list(self.text(from_results=True, any_numbers=True, avoid=ends))
             answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
         events = self._restating(events, result if result is not None else stated, ends)
+        answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
+        if words is not None and words.casefold() not in answer.casefold():
+            events = list(self.text(from_results=True, any_numbers=True, avoid=ends, opening=words))
+        if words is not None:  # the sentence that states them, not the records recited after
+            events = first_sentence(events, words)
         events = without_label(events)
         answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
         texts = self._stated_texts() or []
@@ -1345,6 +1400,30 @@ def with_working(events: list[Event], worked: str, spaceless: bool) -> list[Even
     shown = ContentDelta(f"（{plain}）" if spaceless else f" ({plain})")
     at = next((i for i, e in enumerate(events) if not isinstance(e, ContentDelta)), len(events))
     return [*events[:at], shown, *events[at:]]
+
+
+def first_sentence(events: list[Event], words: str) -> list[Event]:
+    """An answer's events with its text cut after its first sentence when that states the
+    ``words`` asked for: the small model runs on, reciting the records ("Ada Crane is the
+    master smith at the forge. She is also the master smith at …").
+
+    Args:
+        events: The answer's events.
+        words: The words the answer states.
+
+    Returns:
+        The events, the text after the first sentence's end left out.
+    """
+    answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
+    end = _SENTENCE_END.search(answer)
+    if end is None or words.casefold() not in answer[: end.end()].casefold():
+        return events
+    rest = [e for e in events if not isinstance(e, ContentDelta)]
+    return [ContentDelta(answer[: end.end()].rstrip()), *rest]
+
+
+#: The end of an answer's first sentence: a full stop before a space or the end, or "。".
+_SENTENCE_END = re.compile(r"(?<!\b[A-Z])[.!?](?=\s|$)|[。！？]")
 
 
 def without_label(events: list[Event]) -> list[Event]:

@@ -704,6 +704,12 @@ class ToolPolicy:
             is in exactly one record and every offered tool whose kind the question names has
             answered: a chain's two records in, the small model went on to look "Lock" up in
             an unrelated tool (:meth:`~toolkit.local.decision.decoding._Decoder.asked_found`).
+        asked_texts: After results, in a question in Latin letters that asks for no
+            combination and no order, the answer is due, and states them, once the last
+            record of the turn gives words under the label the question says and no earlier
+            record does: "Who's the head falconer at that place?" over the falconry centre's
+            "head falconer: Tobias Venn" (:meth:`~toolkit.local.decision.decoding._Decoder.
+            asked_words`); the small model had named the centre as its own head falconer.
         unfit_tools_aside: After results, when every call of the turn failed and the
             question, in Latin letters, shares no word with any offered tool's name or
             description, the answer is
@@ -854,6 +860,7 @@ class ToolPolicy:
     state_result: bool = True
     asked_fields: bool = True
     answer_when_found: bool = True
+    asked_texts: bool = True
     follow_named_entities: bool = True
     linked_entities: bool = True
     english_reading: bool = True

@@ -22,6 +22,7 @@ from toolkit.local.decision.numbers import result_text
 __all__ = [
     "RATE_WORDS",
     "asked_number",
+    "asked_text",
     "headcount_words",
     "label_words",
     "labelled_numbers",
@@ -356,6 +357,39 @@ _HEADCOUNT = re.compile(
 _SAYS_LABEL = re.compile(r"(?<![a-z])(?:staff|workers?|employees?|crew|personnel)(?![a-z])", re.I)
 #: The labels a headcount stands under.
 _HEADCOUNT_LABELS = ("staff", "worker", "employee", "crew", "personnel", "staffer", "workforce")
+
+
+def asked_text(result: str, question: str, ignore: Iterable[str] = ()) -> str | None:
+    """The text a record gives under the one label whose every word the question says: "Who's
+    the head falconer at that place?" over "head falconer: Tobias Venn (托比亚斯·文恩)" is
+    "Tobias Venn". A label's words are those of three letters or more that say what it holds
+    (not "name", not the ``ignore`` words: the offered tools' names, which name things).
+
+    Args:
+        result: A tool result, written as text or as a JSON object.
+        question: The question, in Latin letters.
+        ignore: Words that name things, not fields.
+
+    Returns:
+        The value (words, no number); ``None`` when no label, or more than one, is said.
+    """
+    text = (result or "").strip()
+    if not text or text.casefold().startswith("error"):
+        return None
+    try:
+        pairs = [(k, v) for k, v in _labelled_pairs(json.loads(text)) if isinstance(v, str)]
+    except ValueError:
+        pairs = [(m.group(1), m.group(2)) for m in _LABELLED.finditer(text)]
+    said = {stem(w) for w in re.findall(r"[a-z]+", question.casefold())}
+    skipped = {stem(w.casefold()) for w in ignore} | _GENERIC
+    found = []
+    for label, value in pairs:
+        words = {stem(w) for w in re.findall(r"[a-z]{3,}", label.casefold())} - skipped
+        value = value.strip()
+        worded = re.search(r"[^\W\d_]", value) and not re.search(r"\d", value)
+        if words and words <= said and worded:
+            found.append(value)
+    return found[0] if len(set(found)) == 1 else None
 
 
 def asked_number(result: str, question: str, ignore: Iterable[str] = ()) -> str | None:
