@@ -328,6 +328,17 @@ def test_a_lost_minus_sign_is_restored() -> None:
         ),
         # No word of its own: nothing the question could name.
         ("get_weather", ["get_weather"], [], "Weather in Paris?", False),
+        # A word the called tool's name has in another form is none of its own ("Movie" of
+        # "Movies", "Flight" of "Flights"): only "play" and "oneway" are.
+        ("Media_3_PlayMovie", ["Media_3_FindMovies"], [], "Pull up Family movies?", False),
+        ("Media_3_PlayMovie", ["Media_3_FindMovies"], [], "Find movies and play one.", True),
+        (
+            "Flights_4_SearchOnewayFlight",
+            ["Flights_4_SearchRoundtripFlights"],
+            [],
+            "Search for roundtrip flights from JFK to LAX?",
+            False,
+        ),
     ],
 )
 def test_an_extra_call_of_another_tool_with_the_same_values_must_be_asked_for(

@@ -82,7 +82,7 @@ from toolkit.local.decision.numbers import (
 )
 from toolkit.local.decision.phrases import in_another_script, writes_spaceless
 from toolkit.local.decision.policy import ToolPolicy
-from toolkit.local.decision.records import name_parts, name_words, stem, without_kind
+from toolkit.local.decision.records import name_parts, name_words, root, stem, without_kind
 from toolkit.local.format.job import ChatJob
 from toolkit.wire import content_text
 
@@ -170,6 +170,7 @@ def asked_for(
     of another tool. The small model offers sibling tools eagerly (the largest city and the
     population after "the capital of Brazil?"), so such a call is kept only when the question
     names it: at least ``share`` of the words of its name that the called tools' names lack
+    (in any form: ``PlayMovie`` after ``FindMovies`` lacks only "play")
     occur in the question ("interest coverage" for ``financial_ratios.interest_coverage``
     after ``sales_growth``). Words that name the called tools' parameters are taken out of the
     question first: in "a car's displacement from an initial speed of 20 m/s", "speed" is an
@@ -188,8 +189,8 @@ def asked_for(
     Returns:
         True when the question asks for it.
     """
-    seen = set().union(*(name_words(name) for name in called))
-    distinct = name_words(tool) - seen
+    seen = {root(w) for name in called for w in name_words(name)}
+    distinct = {w for w in name_words(tool) if root(w) not in seen}  # "Movie" of "Movies"
     if not distinct:
         return False
     text = (without_conditions(question) if outside_conditions else question).casefold()
