@@ -390,6 +390,11 @@ class ToolPolicy:
             leaves out. "set cool mode with a temp of 24 oC and the high wind strength" was
             answered in text, since the call's body also guessed an optional
             ``targetTemperature`` of 22 (BFCL ``live_simple`` dev cases).
+        described_formats: With :attr:`value_forms`, a date or a time of day is written in
+            the format its parameter's description asks for ("in the format 'YYYY-MM-DD'",
+            "in 24-hour format (HH:MM)"): ``date="2023.4.11"`` became "2023-04-11", an
+            alarm's "5:00 PM" "17:00" (:func:`~toolkit.local.decision.formats.
+            in_described_formats`).
         hemisphere_signs: A latitude or longitude the user wrote with a western or southern
             hemisphere ("119.5383 W") is written negative
             (:func:`~toolkit.local.decision.forms.in_hemisphere_signs`), as coordinate
@@ -892,6 +897,7 @@ class ToolPolicy:
     stated_optionals: bool = True
     judged_as_sent: bool = True
     hemisphere_signs: bool = True
+    described_formats: bool = True
     tool_talk_answered: bool = True
     possessives_bare: bool = True
     records_scaled: bool = True

@@ -36,6 +36,7 @@ from toolkit.local.decision.chains import (
 )
 from toolkit.local.decision.clauses import without_conditions
 from toolkit.local.decision.examples import borrowed_words, words_of
+from toolkit.local.decision.formats import in_described_formats
 from toolkit.local.decision.forms import (
     in_hemisphere_signs,
     in_percent_form,
@@ -1136,7 +1137,9 @@ class CallJudge:
         """The call with its values in the forms their parameters take
         (:mod:`~toolkit.local.decision.forms`: a percentage as a fraction where a rate is
         one, a text value without the words another argument holds, a date copied wrong from
-        the user's one date written right — :attr:`~ToolPolicy.value_forms`), then
+        the user's one date written right — :attr:`~ToolPolicy.value_forms`; a date or time in
+        the format its parameter's description asks for,
+        :attr:`~ToolPolicy.described_formats`), then
         :meth:`without_guesses`."""
         if self.policy.value_forms:
             arguments = arguments_of(call)
@@ -1144,6 +1147,8 @@ class CallJudge:
             formed = in_percent_form(arguments, schema, self.written)
             formed = without_other_spans(formed, schema, self.written)
             formed = in_stated_dates(formed, self.written)
+            if self.policy.described_formats:
+                formed = in_described_formats(formed, schema, self.written)
             formed = without_dangling_joints(formed, self.written)
             if self.policy.hemisphere_signs:
                 formed = in_hemisphere_signs(formed, self.written)
