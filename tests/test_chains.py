@@ -624,6 +624,26 @@ def test_a_result_that_restates_what_it_was_asked_gives_the_value_after_it() -> 
     assert failed_step_to_resume(earlier, results, [True, False]) is None
 
 
+def test_a_name_asked_of_the_wrong_tool_is_no_step_of_a_chain_the_question_never_asks() -> None:
+    earlier = [
+        ("get_chandlery", {"name": "Wickmoor Chandlery"}),
+        ("get_dye_works", {"name": "Beeswick & Daughters"}),
+        ("get_chandlery", {"name": "Beeswick & Daughters"}),
+    ]
+    results = [
+        "Name: Wickmoor Chandlery | staff: 12 | dye supplier: Madder Lane Dye Works",
+        "No dye works named 'Beeswick & Daughters'. Known: Madder Lane Dye Works",
+        "Name: Beeswick & Daughters | staff: 7 | dye supplier: Bluebrook Dye Works",
+    ]
+    failed = [False, True, False]
+    question = "How many people work at Wickmoor Chandlery and Beeswick & Daughters?"
+    assert failed_step_to_resume(earlier, results, failed, question) is None
+    # a question that says the failed tool's kind asks for the thing the record names
+    asked = "Which dye works supplies Beeswick & Daughters, and how many vats has it?"
+    resumed = failed_step_to_resume(earlier, results, failed, asked)
+    assert resumed == ("get_dye_works", {"name": "Bluebrook Dye Works"})
+
+
 def test_a_failed_value_goes_the_way_another_value_went() -> None:
     earlier = [
         ("get_population", {"city": "Japan"}),

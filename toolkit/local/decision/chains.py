@@ -355,16 +355,22 @@ def failed_step_to_resume(
     earlier: Sequence[tuple[str, Mapping[str, Any]]],
     results: Sequence[str | None],
     failed: Sequence[bool],
+    question: str = "",
 ) -> tuple[str, dict[str, Any]] | None:
     """The call the chain still has to make, when its last step was asked first, of the wrong
     value: a call that failed at a text value, after which a call of another tool that took
     the same value succeeded with a record holding a value for the failed call's parameter
-    (see the module docstring), unless a later call asked it already.
+    (see the module docstring), unless a later call asked it already. A record that only
+    names a thing of the failed tool's kind resumes the step when the question, in Latin
+    letters, says that kind: asked how many people work at three chandleries, the small model
+    had asked two of them of ``get_dye_works`` — a name of the wrong tool, no step of a chain —
+    and each chandlery's "dye supplier" was then looked up.
 
     Args:
         earlier: ``(tool, arguments)`` of the calls this turn made, in order.
         results: The result text of each of them.
         failed: Whether each of them failed.
+        question: The question ("" reads no kind from it).
 
     Returns:
         ``(tool, arguments)`` with the record's value in its place, or ``None``.
@@ -385,11 +391,17 @@ def failed_step_to_resume(
             earlier[:i] + earlier[i + 1 :],
             [r for k, r in enumerate(results) if k != i],
         )
-        if moved is None:  # the record names one of the failed tool's kind
+        if moved is None and _kind_asked(question, tool):  # a record names one of its kind
             moved = _kind_in_place(i, earlier, results, failed)
         if moved is not None and (tool, moved) not in earlier[i + 1 :]:
             return tool, moved
     return None
+
+
+def _kind_asked(question: str, tool: str) -> bool:
+    """Whether a question may ask for a thing of the tool's kind: it says the kind, or it is
+    written without spaces (its words are not matched to English names), or there is none."""
+    return not question or writes_spaceless(question) or says_kind(question, tool)
 
 
 def _kind_in_place(

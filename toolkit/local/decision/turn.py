@@ -1251,7 +1251,7 @@ class CallJudge:
         if not self.auto or not self.turn_calls:
             return None
         failures = [r is None or is_error(r) for r in self.turn_results]
-        resumed = failed_step_to_resume(self.turn_calls, self.turn_results, failures)
+        resumed = failed_step_to_resume(self.turn_calls, self.turn_results, failures, self.question)
         if resumed is None:  # the first step another value's chain made, for this one
             resumed = first_step_for(self.turn_calls, self.turn_results, failures)
         if resumed is None and self.policy.follow_named_entities:  # the entity a record names
