@@ -159,6 +159,10 @@ def test_a_phrase_of_the_question_is_no_name():
     assert is_phrase("马厩一共有多少匹")
     assert is_phrase("煤矿的矸石山上放")
     assert is_phrase("那座矿")
+    # a number counting things, a year said by its distance: the question's words
+    assert is_phrase("去年多画25块招牌")
+    assert is_phrase("今年的产量")
+    assert not is_phrase("7号仓库") and not is_phrase("三里屯")
     assert not is_phrase("琥珀码头")
     assert not is_phrase("Amber Dock")
     # in Latin letters, a named thing's thing in lower case

@@ -518,15 +518,20 @@ _PLACE_WORDS = (
     "商行", "集团", "基地", "作坊", "工坊", "商店", "学校", "农场", "牧场", "剧院", "剧团", "车间",
     "码头",
 )  # fmt: skip
-#: What a phrase holds and a name does not: a particle, punctuation, a question's words.
-_PHRASE = re.compile(r"[的，。？！；：、,.?!;:最更]|多少|几|哪|吗|什么|一共|^[一那这某每各]")
+#: What a phrase holds and a name does not: a particle, punctuation, a question's words, a
+#: number in digits with what it counts ("25块招牌") or a year said by its distance (去年).
+_PHRASE = re.compile(
+    r"[的，。？！；：、,.?!;:最更]|多少|几|哪|吗|什么|一共|^[一那这某每各]"
+    r"|\d\s*[个块只名台座条家本辆件张匹头艘吨天年次位]|去年|今年|明年"
+)
 
 
 def is_phrase(value: str) -> bool:
     """Whether a value is a phrase of the question rather than a name: in Chinese it holds a
-    particle, punctuation or a question's words ("马厩一共有多少匹", "煤矿的矸石山上放"), or
-    opens with a determiner ("那座矿"); in Latin letters it says a named thing's thing in
-    lower case ("Corran Harbour's ropewalk") or is a sentence, its closing mark written."""
+    particle, punctuation, a question's words ("马厩一共有多少匹", "煤矿的矸石山上放") or a
+    number counting things ("去年多画25块招牌"), or opens with a determiner ("那座矿"); in
+    Latin letters it says a named thing's thing in lower case ("Corran Harbour's ropewalk")
+    or is a sentence, its closing mark written."""
     if writes_spaceless(value):
         return _PHRASE.search(value) is not None
     value = value.strip()
