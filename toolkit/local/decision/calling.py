@@ -89,6 +89,7 @@ from toolkit.local.format.grammar import call_opening, calls_grammar, written_ca
 from toolkit.local.format.job import ChatJob, SamplingOptions
 from toolkit.local.format.json_scan import JsonScanner
 from toolkit.local.format.parser import ToolCallStream, parse_tool_calls
+from toolkit.local.format.stops import repetition_start
 
 if TYPE_CHECKING:  # calls are decoded on a loaded engine; the llama.cpp module is the runtime's
     from toolkit.local.runtime.engine import Engine
@@ -109,6 +110,9 @@ def _named_tool(pieces: list[str]) -> str | None:
 #: Says, of a completed argument value (with the values so far and the tool's name), that the
 #: call being written will be discarded.
 Doom = Callable[[Any, dict[str, Any], str | None], bool]
+#: How many pieces of a call apart it is read for a loop: a value that runs on repeating one
+#: phrase is given up, not written to the token limit.
+_LOOP_CHECK = 8
 
 
 class CallWriter:
@@ -179,8 +183,8 @@ class CallWriter:
     ) -> tuple[list[str], Any, list[dict], bool]:
         """One call under a grammar of the tools ``names`` (default: every tool): its pieces,
         generation, calls and whether it was given up because ``doomed`` said so of a
-        completed argument value. The grammar's opening (:func:`call_opening`), or the given
-        ``opening``, is written, not chosen."""
+        completed argument value, or because it ran on in a loop. The grammar's opening
+        (:func:`call_opening`), or the given ``opening``, is written, not chosen."""
         generation = self.engine.generate(
             context,
             self._options(),
@@ -194,6 +198,10 @@ class CallWriter:
         same: list[Any] = []  # the run of equal values just written
         for piece in generation:
             pieces.append(piece)
+            if len(pieces) % _LOOP_CHECK == 0 and repetition_start("".join(pieces)) is not None:
+                generation.close()  # a value run on in a loop ("Morgan Freeman, Morgan …")
+                self.used += generation.completion_tokens - generation.written
+                return pieces, generation, [], True
             if scanner is None:
                 continue
             values = scanner.feed(piece)
@@ -273,6 +281,8 @@ class CallWriter:
         retried = first is not None and not listed  # a failed call tried again: the step
         if first is None:
             first = self._first_call(turn, grammar, [name] if name else None, sound_only)
+            if first is not None and not first[2] and first[1].finish_reason != "stop":
+                first = None  # a call cut off unfinished (a value run on to the limit): none
             if first is not None and turn.auto and not turn.turn_calls:
                 first = self._sibling_asked(turn, first)
                 first = self._in_its_part(turn, first)
@@ -384,9 +394,17 @@ class CallWriter:
         """The first call of the answer, or ``None`` when the answer should be text (with
         ``sound_only``: when no sound call is found, a rejected call is no fallback)."""
         self.unread_call = None
+        opening = self._likeliest_opening(turn, names)
         pieces, generation, found, doomed = self._attempt(
-            self.tokens, grammar, turn.repeat_doom, names, self._likeliest_opening(turn, names)
+            self.tokens, grammar, turn.repeat_doom, names, opening
         )
+        if doomed and repetition_start("".join(pieces)) is not None:
+            # a value run on in a loop: written again, its strings the conversation's phrases
+            phrases = conversation_phrases(self.job.messages)
+            again = calls_grammar(self.job.tools, names=names, max_calls=1, phrases=phrases)
+            pieces, generation, found, doomed = self._attempt(
+                self.tokens, again, turn.repeat_doom, names, opening
+            )
         tried = {c["function"]["name"] for c in found} | ({turn.doomed_name} - {None})
         tried |= {_named_tool(pieces)} - {None} if doomed else set()  # a repeat, or a loop
         # Calls rejected only for values the conversation never gave: should no tool do better,
