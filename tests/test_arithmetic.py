@@ -218,3 +218,39 @@ def test_every_development_question_states_the_numbers_a_plan_needs():
     for question, _ in DEVELOPMENT_QUESTIONS:
         grammar = expression_grammar(question)
         assert grammar is not None, question
+
+
+def _total_tool() -> dict:
+    total = _tool("total", numbers="array")
+    total["function"]["parameters"]["properties"]["numbers"]["items"] = {"type": "number"}
+    total["function"]["description"] = "Add up a list of numbers and return their total."
+    return total
+
+
+def test_a_tool_that_adds_up_a_list_takes_a_sum_in_one_call():
+    product = _tool("product", a="number", b="number")
+    tools = arithmetic_tools([_total_tool(), product, _tool("get_cave", name="string")], among=True)
+    assert tools is not None and tools.totals == ("total", "numbers")
+    assert "+" not in tools.operations and tools.names == {"total", "product"}
+    # a list of words is no list of numbers
+    worded = _tool("total", labels="array")
+    worded["function"]["parameters"]["properties"]["labels"]["items"] = {"type": "string"}
+    worded["function"]["description"] = "Add up a list of labels."
+    assert arithmetic_tools([worded]) is None
+    question = "How many performers do the three circuses have between them: 44, 38 and 26?"
+    plan = read_plan("44 + 38 + 26", question)
+    assert plan is not None
+    assert steps_due(plan, tools, [], []) == [("total", {"numbers": [44, 38, 26]})]
+    made = [_call("total", {"numbers": [26, 44, 38]}, 0)]
+    assert steps_due(plan, tools, made, ["108"]) == []
+    assert steps_due(plan, tools, [_call("total", {"numbers": [44, 38]}, 0)], ["82"]) is None
+
+
+def test_a_sum_inside_a_plan_of_other_steps_is_a_list_of_two():
+    tools = arithmetic_tools([_total_tool(), _tool("product", a="number", b="number")])
+    assert tools is not None
+    plan = read_plan("(23 + 19) * 3", "23 boys and 19 girls get 3 pens each: how many pens?")
+    assert plan is not None
+    assert steps_due(plan, tools, [], []) == [("total", {"numbers": [23, 19]})]
+    made = [_call("total", {"numbers": [19, 23]}, 0)]
+    assert steps_due(plan, tools, made, ["42"]) == [("product", {"a": 42, "b": 3})]

@@ -87,11 +87,22 @@ class Tools:
         operations: Operation (``+ - * /``) -> ``(tool, first parameter, second parameter)``.
         expression: ``(tool, parameter)`` of a tool that evaluates an expression, if any.
         integers: The operation tools that take whole numbers only.
+        totals: ``(tool, parameter)`` of a tool that adds up a list of numbers
+            (``total(numbers=[12, 19])``), if any.
     """
 
     operations: dict[str, tuple[str, str, str]]
     expression: tuple[str, str] | None
     integers: frozenset[str] = frozenset()
+    totals: tuple[str, str] | None = None
+
+    @property
+    def names(self) -> frozenset[str]:
+        """The names of every arithmetic tool: operations, expression and totals."""
+        found = {tool for tool, _, _ in self.operations.values()}
+        found |= {self.expression[0]} if self.expression is not None else set()
+        found |= {self.totals[0]} if self.totals is not None else set()
+        return frozenset(found)
 
 
 def _words(name: str) -> set[str]:
@@ -102,12 +113,22 @@ def _numeric(schema: Any) -> bool:
     return isinstance(schema, Mapping) and schema.get("type") in ("number", "integer")
 
 
+def _numbers(schema: Any) -> bool:
+    """Whether a parameter takes a list of numbers (its items' type unsaid, or numeric)."""
+    if not isinstance(schema, Mapping) or schema.get("type") != "array":
+        return False
+    items = schema.get("items")
+    return not isinstance(items, Mapping) or not items.get("type") or _numeric(items)
+
+
 def arithmetic_tools(tools: Sequence[Mapping[str, Any]], *, among: bool = False) -> Tools | None:
     """The request's arithmetic tools, when every tool offered is one.
 
     A tool does an operation when its name says which (``add``, ``subtract_numbers``,
     ``multiply``, ``divide``…) and it requires exactly two numbers, the first operand first;
-    it evaluates an expression when it requires one string named for one (``expression``).
+    it evaluates an expression when it requires one string named for one (``expression``);
+    it adds up a list when its name or description says addition and it requires one array
+    of numbers (``total(numbers)``: "Add up a list of numbers").
 
     Args:
         tools: OpenAI tools.
@@ -120,6 +141,7 @@ def arithmetic_tools(tools: Sequence[Mapping[str, Any]], *, among: bool = False)
     """
     operations: dict[str, tuple[str, str, str]] = {}
     expression: tuple[str, str] | None = None
+    totals: tuple[str, str] | None = None
     integers: set[str] = set()
     for tool in tools:
         function = tool.get("function") or {}
@@ -132,6 +154,9 @@ def arithmetic_tools(tools: Sequence[Mapping[str, Any]], *, among: bool = False)
                 expression = expression or (name, required[0])
                 continue
         kinds = _operations_said(name, required, function.get("description") or "")
+        if kinds == ["+"] and len(required) == 1 and _numbers(properties.get(required[0])):
+            totals = totals or (name, required[0])
+            continue
         numeric = [p for p in required if _numeric(properties.get(p))]
         if len(kinds) != 1 or len(required) != 2 or len(numeric) != 2:
             if among:
@@ -140,9 +165,9 @@ def arithmetic_tools(tools: Sequence[Mapping[str, Any]], *, among: bool = False)
         operations.setdefault(kinds[0], (name, required[0], required[1]))
         if any((properties.get(p) or {}).get("type") == "integer" for p in required):
             integers.add(name)
-    if not operations and expression is None:
+    if not operations and expression is None and totals is None:
         return None
-    return Tools(operations, expression, frozenset(integers))
+    return Tools(operations, expression, frozenset(integers), totals)
 
 
 def _operations_said(name: str, required: Sequence[str], description: str) -> list[str]:
@@ -545,6 +570,9 @@ def steps_due(
         if not made:
             return [(tool, {parameter: plan.expression})]
         return [] if len(made) == 1 and made[0]["function"]["name"] == tool else None
+    if "+" not in tools.operations and tools.totals is not None:
+        if all(step.operation == "+" for step in plan.steps):
+            return _total_due(plan, tools.totals, made)
     values: dict[int, float] = {}  # id(step) -> its result
     matched: set[int] = set()
     due: list[tuple[str, dict[str, Any]]] = []
@@ -556,10 +584,24 @@ def steps_due(
         return value
 
     for step in plan.steps:
+        left, right = operand(step.left), operand(step.right)
+        if step.operation == "+" and "+" not in tools.operations and tools.totals is not None:
+            if left is None or right is None:
+                continue
+            tool, listed = tools.totals  # one addition, as a list of two
+            index = _made_total(made, tool, listed, [left, right], matched)
+            if index is None:
+                due.append((tool, {listed: [left, right]}))
+                continue
+            result = _result_number(results[index] if index < len(results) else None)
+            if result is None:
+                return None
+            matched.add(index)
+            values[id(step)] = result
+            continue
         if step.operation not in tools.operations:
             return None
         tool, first, second = tools.operations[step.operation]
-        left, right = operand(step.left), operand(step.right)
         if left is None or right is None:
             continue
         if tool in tools.integers and not all(float(n).is_integer() for n in (left, right)):
@@ -583,3 +625,46 @@ def steps_due(
     if len(matched) != len(made):
         return None  # the turn made calls the plan does not ask for
     return due
+
+
+def _made_total(
+    made: Sequence[Mapping[str, Any]],
+    tool: str,
+    listed: str,
+    numbers: Sequence[float | int],
+    matched: set[int],
+) -> int | None:
+    """The index of a call of the totals tool not matched yet that took ``numbers`` (in any
+    order), or ``None``."""
+    wanted = sorted(float(n) for n in numbers)
+    for index, call in enumerate(made):
+        taken = arguments_of(call).get(listed)
+        if index in matched or call["function"]["name"] != tool or not isinstance(taken, list):
+            continue
+        try:
+            if sorted(float(n) for n in taken) == wanted:
+                return index
+        except (TypeError, ValueError):
+            continue
+    return None
+
+
+def _total_due(
+    plan: Plan, totals: tuple[str, str], made: Sequence[Mapping[str, Any]]
+) -> list[tuple[str, dict[str, Any]]] | None:
+    """A plan of additions alone, as one call of the tool that adds up a list: due until it is
+    made, then ``[]``; ``None`` when the turn made other calls."""
+    tool, listed = totals
+    numbers = _addends(plan.steps[-1])
+    if not made:
+        return [(tool, {listed: numbers})]
+    if len(made) == 1 and _made_total(made, tool, listed, numbers, set()) == 0:
+        return []
+    return None
+
+
+def _addends(step: Step | float | int) -> list[float | int]:
+    """The numbers a sum adds, in order."""
+    if isinstance(step, Step):
+        return [*_addends(step.left), *_addends(step.right)]
+    return [step]

@@ -148,11 +148,9 @@ def is_arithmetic(call: Mapping[str, Any], tools: Tools) -> bool:
         tools: The request's arithmetic tools.
 
     Returns:
-        True for a call of an operation or expression tool.
+        True for a call of an operation, expression or totals tool.
     """
-    name = (call.get("function") or {}).get("name")
-    operations = {tool for tool, _, _ in tools.operations.values()}
-    return name in operations or (tools.expression is not None and name == tools.expression[0])
+    return (call.get("function") or {}).get("name") in tools.names
 
 
 def arithmetic_calls(

@@ -622,10 +622,9 @@ class CallJudge:
 
     @functools.cached_property
     def arithmetic(self) -> frozenset[str]:
-        """The offered tools that do arithmetic (an operation, or an expression)."""
+        """The offered tools that do arithmetic (an operation, an expression, a total)."""
         tools = self._arithmetic
-        evaluates = [tools.expression[0]] if tools is not None and tools.expression else []
-        return frozenset(self.operations) | frozenset(evaluates)
+        return tools.names if tools is not None else frozenset()
 
     @functools.cached_property
     def _arithmetic(self) -> Tools | None:
