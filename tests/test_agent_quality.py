@@ -3223,3 +3223,19 @@ def test_a_sum_of_looked_up_values_is_one_call_of_a_tool_that_adds_a_list(local_
     ]
     assert ("total_of", {"numbers": [6, 9]}) in calls, calls
     assert re.search(r"(?<![\d.])15(?:\.0)?(?!\d|\.\d)", result.answer), result.answer
+
+
+# A word problem's count multiplied with a rate it does not go with: "40 rolls an hour for a
+# 6-hour shift. 15 of them burn" was planned (40 - 15) * 6 = 150; the 15 burnt rolls are taken
+# after the product, 40 * 6 - 15 = 225.
+
+
+def test_a_count_that_is_no_rate_is_taken_after_the_product(local_server) -> None:
+    question = (
+        "A baker makes 40 rolls an hour for a 6-hour shift. 15 of them burn and are thrown "
+        "away. How many rolls are left?"
+    )
+    tools = [add_numbers, subtract_numbers, multiply_numbers]
+    result = ToolLoop(_chat(local_server), tools).run(question)
+    assert result.answered, result.hint
+    assert re.search(r"(?<![\d.])225(?:\.0)?(?!\d|\.\d)", result.answer), result.answer

@@ -24,6 +24,7 @@ from toolkit.local.decision.arithmetic import (
     agreed_plan,
     arithmetic_tools,
     expression_grammar,
+    read_plan,
     steps_due,
 )
 from toolkit.local.decision.asking import asks_combination, asks_each
@@ -57,6 +58,7 @@ from toolkit.local.decision.rates import asked_gap, asked_rate, rated_record
 from toolkit.local.decision.records import asked_number, name_words, record_fields
 from toolkit.local.decision.scaling import reached_lookups
 from toolkit.local.decision.turn import last_question, results_combined, turn_calls
+from toolkit.local.decision.units import regrouped
 from toolkit.local.format.events import Event, Finished
 from toolkit.local.format.job import ChatJob, SamplingOptions
 from toolkit.local.format.parser import ToolCallStream
@@ -131,6 +133,8 @@ class PlanWriter:
         plan = agreed_plan(expressions, question)
         if plan is None:
             return None
+        if self.policy.units_regrouped and (again := regrouped(plan.expression, question)):
+            plan = read_plan(again, question) or plan  # a count taken out of the product
         due = steps_due(plan, tools, *turn_calls(self.job.messages))
         if due and not self.job.parallel_tool_calls:
             return due[:1]

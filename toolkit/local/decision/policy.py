@@ -765,6 +765,12 @@ class ToolPolicy:
             or breaks the order of a step-by-step question is no plan, and two plans that
             disagree are not followed
             (:func:`~toolkit.local.decision.arithmetic.agreed_plan`).
+        units_regrouped: A plan of a word problem that multiplies a sum or difference of two
+            numbers by a third, where only one of the two goes with the third (a count of
+            what it is a rate per, or a rate per what it counts), multiplies that one alone
+            and adds or takes the other after (:func:`~toolkit.local.decision.units.
+            regrouped`): "每桶蜜酒能装 28 瓶，酿了 15 桶，又调来 64 瓶" had been planned
+            ``(15 + 64) * 28``, now ``15 * 28 + 64``.
         combine_results: Once this turn's lookups have answered (each with a number, none
             with an error) and the model would call an arithmetic tool offered beside them,
             the model writes the question as one expression over the numbers of the question
@@ -859,6 +865,7 @@ class ToolPolicy:
     one_record_extras: bool = True
     listed_items: bool = True
     plan_arithmetic: bool = True
+    units_regrouped: bool = True
     combine_results: bool = True
     combine_when_asked: bool = True
     each_stays_apart: bool = True

@@ -1,0 +1,45 @@
+"""Units: a word problem's plan adds after the product a count it had multiplied."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolkit.local.decision.units import regrouped
+
+
+@pytest.mark.parametrize(
+    ("expression", "question", "expected"),
+    [
+        # a rate per what one number counts: that number alone is multiplied
+        (
+            "(15 + 64) * 28",
+            "每桶蜜酒能装 28 瓶，上周一共酿了 15 桶，后来又从仓库调来 64 瓶。现在总共有多少瓶？",
+            "15 * 28 + 64",
+        ),
+        (
+            "(45 - 37) * 8",
+            "A chandler dips 45 candles an hour through an 8-hour shift. 37 of them come out "
+            "cracked. How many good candles does she end up with?",
+            "45 * 8 - 37",
+        ),
+        (
+            "36 * (14 + 95)",
+            "For 14 days we turned 36 cheese wheels a day, and on Sunday an extra 95. How many?",
+            "14 * 36 + 95",
+        ),
+        # both numbers count what the rate is per ("5" in the clause of "3 hours"): as written
+        (
+            "(3 + 5) * 45",
+            "A pump moves 45 litres an hour, 3 hours in the morning and 5 in the afternoon.",
+            None,
+        ),
+        # neither goes with the third ("每人" is no "个"): as written
+        ("(23 + 19) * 3", "一个班有 23 个男生和 19 个女生，每人发 3 支笔，一共要多少支笔？", None),
+        ("(12 + 30) * 5 - 10", "What is (12 + 30) * 5 - 10?", None),
+        ("not an expression (", "Anything 3 a day for 4 days?", None),
+    ],
+)
+def test_a_count_multiplied_with_a_rate_it_does_not_go_with_is_added_after(
+    expression, question, expected
+):
+    assert regrouped(expression, question) == expected

@@ -1,0 +1,141 @@
+"""What a word problem's numbers count, and a plan that multiplies a count it should add. Pure.
+
+"每桶蜜酒能装 28 瓶，上周一共酿了 15 桶，后来又从仓库调来 64 瓶。现在总共有多少瓶？" was
+planned ``(15 + 64) * 28``: the 64 bottles added to the 15 barrels before the barrels were
+turned into bottles. A number's unit is the word it counts ("15 桶", "14 days", "8-hour"),
+and a rate's is also what it is per ("28 瓶" after 每桶, "36 cheese wheels a day", "45
+candles an hour"). A rate and a count of what it is per go together; so when a plan multiplies
+a sum or difference of two numbers by a third, and only one of the two goes with the third,
+the other is no count of the same thing: it is added (or taken) after the product —
+``15 * 28 + 64``. :func:`regrouped` writes the plan's expression so. A number without a unit
+of its own in the clause of the other ("3 hours in the morning and 5 in the afternoon") counts
+what that one counts.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+from toolkit.local.decision.records import root
+
+__all__ = ["regrouped"]
+
+
+@dataclass(frozen=True)
+class _Counted:
+    """What a number of the question counts: its unit, what it is per (a rate), its clause."""
+
+    unit: str | None
+    per: str | None
+    clause: int
+
+
+#: A number in digits, with a hyphen's unit ("8-hour") or up to three words after it.
+_EN_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:-([a-z]+))?((?:\s+[a-z]+){0,4})", re.I)
+#: Words after a number that say what it is per.
+_EN_PER = frozenset({"a", "an", "per", "each", "every"})
+#: Words after a number that are no unit ("37 of them", "an extra 95 on top").
+_EN_NOT_UNITS = frozenset(
+    "of on in at to for from and or but more extra than the that this these those it them "
+    "we they he she you i is are was were be been straight each every per a an".split()
+)
+#: A Chinese number and the measure word after it ("15 桶", "28 瓶").
+_ZH_NUMBER = re.compile(r"(\d+(?:\.\d+)?)\s*([\u4e00-\u9fff])")
+#: 每 and the measure word it is per ("每桶", "每小时").
+_ZH_PER = re.compile(r"每\s*(?:个)?([\u4e00-\u9fff])")
+#: Where a clause ends.
+_CLAUSE = re.compile(r"[,.;:!?，。；：！？]")
+
+
+def _counted(question: str) -> dict[float, _Counted]:
+    """What each number a question writes once in digits counts."""
+    found: dict[float, list[_Counted]] = {}
+    ends = [m.start() for m in _CLAUSE.finditer(question)]
+
+    def clause(at: int) -> int:
+        return sum(end < at for end in ends)
+
+    if re.search(r"[\u4e00-\u9fff]", question):
+        for match in _ZH_NUMBER.finditer(question):
+            start = max((e + 1 for e in ends if e < match.start()), default=0)
+            per = _ZH_PER.search(question, start, match.start())
+            counted = _Counted(match[2], per[1] if per else None, clause(match.start()))
+            found.setdefault(float(match[1]), []).append(counted)
+    else:
+        for match in _EN_NUMBER.finditer(question):
+            unit, per = (root(match[2].casefold()) if match[2] else None), None
+            words = match[3].casefold().split()
+            for i, word in enumerate(words):
+                if word in _EN_PER and i + 1 < len(words):
+                    per = root(words[i + 1])
+                    break
+                if unit is None and word not in _EN_NOT_UNITS:
+                    unit = root(word)
+                elif word in _EN_NOT_UNITS and word not in ("a", "an"):
+                    break
+            found.setdefault(float(match[1]), []).append(_Counted(unit, per, clause(match.start())))
+    return {number: counted[0] for number, counted in found.items() if len(counted) == 1}
+
+
+def _goes_with(number: _Counted, other: _Counted) -> bool:
+    """Whether one number is a rate per what the other counts, or the other way round."""
+    return bool(
+        (other.per and number.unit == other.per) or (number.per and other.unit == number.per)
+    )
+
+
+def _regroup(node: ast.AST, counted: dict[float, _Counted]) -> ast.AST:
+    """The node with each product of a sum (or difference) of two numbers and a third
+    regrouped where only one of the two goes with the third, inside first."""
+    if not isinstance(node, ast.BinOp):
+        return node
+    node = ast.BinOp(_regroup(node.left, counted), node.op, _regroup(node.right, counted))
+    if not isinstance(node.op, ast.Mult):
+        return node
+    for inner, factor in ((node.left, node.right), (node.right, node.left)):
+        if not (
+            isinstance(inner, ast.BinOp)
+            and isinstance(inner.op, ast.Add | ast.Sub)
+            and all(isinstance(n, ast.Constant) for n in (inner.left, inner.right, factor))
+        ):
+            continue
+        left, right, by = (counted.get(float(n.value)) for n in (inner.left, inner.right, factor))
+        if left is None or right is None or by is None:
+            continue
+        if left.unit is None and left.clause == right.clause:  # "… and 5 in the afternoon"
+            left = _Counted(right.unit, right.per, left.clause)
+        if right.unit is None and right.clause == left.clause:
+            right = _Counted(left.unit, left.per, right.clause)
+        with_left, with_right = _goes_with(left, by), _goes_with(right, by)
+        if with_left == with_right:
+            continue
+        if with_left:
+            return ast.BinOp(ast.BinOp(inner.left, ast.Mult(), factor), inner.op, inner.right)
+        return ast.BinOp(inner.left, inner.op, ast.BinOp(inner.right, ast.Mult(), factor))
+    return node
+
+
+def regrouped(expression: str, question: str) -> str | None:
+    """A plan's expression with a count it multiplied taken out of the product: ``(15 + 64) *
+    28`` is ``15 * 28 + 64`` for "每桶蜜酒能装 28 瓶，酿了 15 桶，又调来 64 瓶" (see the module
+    docstring).
+
+    Args:
+        expression: The plan's expression.
+        question: The word problem.
+
+    Returns:
+        The expression regrouped; ``None`` when nothing in it is to regroup.
+    """
+    try:
+        tree = ast.parse(expression.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    counted = _counted(question)
+    if not counted:
+        return None
+    changed = _regroup(tree, counted)
+    written = ast.unparse(changed)
+    return None if written == ast.unparse(tree) else written
