@@ -737,6 +737,10 @@ def test_the_number_a_question_asks_of_a_record_is_found_by_its_label():
     assert asked_number(record, "Tell me about route 7") is None
     assert asked_number(record, "stops or riders?") is None
     assert asked_number("38 stops", "How many stops?") is None
+    # two labels said as often: the one "how many" counts
+    cooperage = "Oakhollow Cooperage: founded 1864, coopers: 8, casks per month: 150"
+    question = "Who makes the casks for Goldthorn Mead Works, and how many coopers work there?"
+    assert asked_number(cooperage, question, ignore={"cooperage"}) == "8"
     # a word that names a tool's kind names no quantity ("bell" of the bell foundry)
     tower = "Thornwick Tower: height 48 m, bell weight 4,720 kg, built 1902"
     question = "What year was the foundry that cast the bell founded?"

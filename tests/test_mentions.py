@@ -8,6 +8,7 @@ from toolkit.local.decision.mentions import (
     declines_tools,
     named_tools,
     question_names,
+    says_kind,
     talks_about_tools,
     writes_out,
 )
@@ -119,3 +120,20 @@ def test_a_question_names_a_tool_by_the_words_of_what_it_is_about(question, tool
 )
 def test_a_text_that_talks_about_the_tools(text: str, talks: bool) -> None:
     assert talks_about_tools(text, ["other_tool"]) is talks
+
+
+@pytest.mark.parametrize(
+    ("question", "tool", "says"),
+    [
+        ("How tall is that lock?", "get_canal_lock", True),
+        # the kind's maker: "coopers" of a cooperage, "bakers" of a bakery, "potters"
+        ("How many coopers work at that place?", "fetch_cooperage", True),
+        ("How many bakers work there?", "bakery_info", True),
+        ("Ask the potters.", "get_pottery", True),
+        # a short stem, or one far from the kind's word, says nothing of it
+        ("How many coopers work at that place?", "find_tile_kiln", False),
+        ("Is it cool?", "fetch_cooperage", False),
+    ],
+)
+def test_a_question_says_a_kind_by_its_word_or_its_maker(question: str, tool: str, says: bool):
+    assert says_kind(question, tool) is says

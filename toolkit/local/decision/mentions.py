@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from toolkit.local.decision.records import name_words
+from toolkit.local.decision.records import name_words, root
 
 __all__ = [
     "ACTION_WORDS",
@@ -199,7 +199,9 @@ def _same_word(word: str, other: str) -> bool:
 def says_kind(question: str, tool: str) -> bool:
     """Whether a question says a word of a tool's kind: a word of its name that does not say
     how it works, at the start of a word of the question ("that lock" for
-    ``get_canal_lock``).
+    ``get_canal_lock``), or the kind's maker, whose stem of five letters or more begins the
+    word with at most :data:`_MAKER_ENDING` letters after it ("coopers" for
+    ``fetch_cooperage``, "bakers" for ``bakery_info``).
 
     Args:
         question: The user's question.
@@ -209,7 +211,18 @@ def says_kind(question: str, tool: str) -> bool:
         True when it does.
     """
     words = name_words(tool) - ACTION_WORDS
-    return any(re.search(rf"\b{re.escape(w)}", question, re.IGNORECASE) for w in words)
+    if any(re.search(rf"\b{re.escape(w)}", question, re.IGNORECASE) for w in words):
+        return True
+    stems = {root(w) for w in _QUESTION_WORD.findall(question.casefold())}
+    return any(
+        len(s) >= 5 and w.startswith(s) and len(w) - len(s) <= _MAKER_ENDING
+        for w in words
+        for s in stems
+    )
+
+
+#: The most letters a kind's word has after its maker's stem ("cooper" + "age").
+_MAKER_ENDING = 4
 
 
 def question_names(question: str, tool_names: Iterable[str]) -> list[str]:

@@ -397,7 +397,9 @@ def asked_number(result: str, question: str, ignore: Iterable[str] = ()) -> str 
     of "founded 1934, 27 galleries, 94,500 visitors per year" is 27. The question's words of four
     letters or more (but those that only ask: "many", "there") are matched against each number's
     label words, plurals aside; the number whose label shares the most is the one asked for, when no
-    other shares as many; words match by their stems (:func:`root`: "when did it open" asks for
+    other shares as many (or, of those that share as many, the one the word after "how many"
+    names: the coopers, not the casks, of "Who makes the casks …, and how many coopers work
+    there?"); words match by their stems (:func:`root`: "when did it open" asks for
     "opened"), and "how deep" asks for the depth. Words of the record's name (before its first
     colon) and ``ignore``'s (the words of the offered tools' names) name things, not numbers: "bell"
     of "the bell foundry" is no "bell weight". Standing alone in the question, such a word asks for
@@ -431,9 +433,17 @@ def asked_number(result: str, question: str, ignore: Iterable[str] = ()) -> str 
             shared = set()
         shares.append(len(shared) + (len(label & alone) if whole else 0))
     best = max(shares)
-    if best == 0 or shares.count(best) > 1:
+    if best == 0:
         return None
-    return labelled[shares.index(best)][1]
+    tied = [i for i, share in enumerate(shares) if share == best]
+    if len(tied) > 1:  # "Who makes the casks …, and how many coopers …?": what is counted
+        counted = {root(m[1]) for m in _HOW_MANY.finditer(question.casefold())}
+        tied = [i for i in tied if {root(w) for w in labelled[i][0]} & counted]
+    return labelled[tied[0]][1] if len(tied) == 1 else None
+
+
+#: What "how many" or "how much" counts: the word after it.
+_HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\s+([a-z]+)")
 
 
 #: A question that asks for a year: "In which year …", "What year did …", "哪一年", "何年".
