@@ -3239,3 +3239,17 @@ def test_a_count_that_is_no_rate_is_taken_after_the_product(local_server) -> Non
     result = ToolLoop(_chat(local_server), tools).run(question)
     assert result.answered, result.hint
     assert re.search(r"(?<![\d.])225(?:\.0)?(?!\d|\.\d)", result.answer), result.answer
+
+
+# How many years a thing will have lasted by a year the question states: the year is an
+# operand of the record's year opened ("1905 + 2025" had been written, and years were no
+# numbers to work with at all).
+
+
+def test_the_years_a_record_will_have_lasted_by_a_stated_year_are_their_difference(
+    local_server,
+) -> None:
+    question = "How many years will Amber Dock have been open in 2030?"
+    result = ToolLoop(_chat(local_server), [get_dock, add_numbers, subtract_numbers]).run(question)
+    assert result.answered, result.hint
+    assert re.search(r"(?<![\d.])129(?:\.0)?(?!\d|\.\d)", result.answer), result.answer

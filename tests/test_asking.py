@@ -8,7 +8,7 @@ import pytest
 
 from toolkit.local.decision.arithmetic import parsed_plan
 from toolkit.local.decision.asking import asked_order, asks_arithmetic, asks_difference
-from toolkit.local.decision.combining import larger_first
+from toolkit.local.decision.combining import larger_first, years_apart
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.turn import CallJudge
 from toolkit.local.format.job import ChatJob
@@ -165,3 +165,13 @@ def test_a_plan_of_one_subtraction_asked_in_no_order_is_the_larger_less_the_smal
     longer = parsed_plan("(1861 - 1879) * 2")
     assert longer is not None
     assert larger_first(longer, "How many years apart were they built?") == longer
+
+
+def test_two_years_added_are_their_difference():
+    added = parsed_plan("1905 + 2025")
+    assert added is not None
+    assert years_apart(added).expression == "2025 - 1905"
+    kept = parsed_plan("1905 + 25")  # a year and a span: as written
+    assert kept is not None and years_apart(kept).expression == "1905 + 25"
+    subtracted = parsed_plan("2025 - 1905")
+    assert subtracted is not None and years_apart(subtracted) is subtracted

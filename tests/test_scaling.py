@@ -35,6 +35,10 @@ def test_the_numbers_a_question_states_for_arithmetic():
     assert told_numbers("How many crossings did it make in 2023?", set(), set()) == []
     assert told_numbers("How busy is Route 7 today?", {7.0}, set()) == []
     assert told_numbers("Does it still charge 18 euros?", set(), {18.0}) == []
+    # unless the number asked for is a year and the question asks how many years
+    question = "How many years will that railway have been open in 2025?"
+    assert told_numbers(question, set(), {1905.0}, dated=True) == [2025.0]
+    assert told_numbers(question, set(), {1905.0}) == []
 
 
 def test_the_reached_records_asked_number_and_the_questions_make_one_expression():

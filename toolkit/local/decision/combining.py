@@ -70,6 +70,7 @@ __all__ = [
     "looked_up",
     "once_grammar",
     "read_combination",
+    "years_apart",
 ]
 
 #: The instructions the expression is asked for with (the question and the results are the
@@ -574,6 +575,32 @@ def agreed_combination(expressions: Sequence[str], lookups: Lookups) -> Plan | N
         The plan, or ``None``.
     """
     return agreeing([p for p in (read_combination(e, lookups) for e in expressions) if p])
+
+
+def years_apart(plan: Plan) -> Plan:
+    """A plan that adds two years, written as the later less the earlier: two years added
+    are no quantity ("1905 + 2025" for how many years a railway opened in 1905 will have been
+    open in 2025). Any other plan is as it was.
+
+    Args:
+        plan: The plan the readings agreed on.
+
+    Returns:
+        The plan, a sum of two years made their difference.
+    """
+    if len(plan.steps) != 1 or plan.steps[0].operation != "+":
+        return plan
+    step = plan.steps[0]
+    operands = [step.left, step.right]
+    if not all(isinstance(n, int | float) and _YEAR_VALUE.fullmatch(f"{n:g}") for n in operands):
+        return plan
+    later, earlier = max(operands), min(operands)
+    apart = parsed_plan(f"{later:g} - {earlier:g}")
+    return plan if apart is None else apart
+
+
+#: A number that is a year of the last millennium or this century.
+_YEAR_VALUE = re.compile(r"1\d{3}|20\d{2}")
 
 
 def larger_first(plan: Plan, question: str) -> Plan:

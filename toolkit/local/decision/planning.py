@@ -40,6 +40,7 @@ from toolkit.local.decision.combining import (
     larger_first,
     looked_up,
     once_grammar,
+    years_apart,
 )
 from toolkit.local.decision.grounding import arguments_of, text_values
 from toolkit.local.decision.kinds import lookup_keys, names_a_thing
@@ -335,7 +336,7 @@ class PlanWriter:
         if plan is None:
             return None
         if self.policy.differences_when_asked:
-            plan = larger_first(plan, lookups.question)
+            plan = larger_first(years_apart(plan), lookups.question)
         due = steps_due(plan, tools, made, results)
         if due is None:
             return None

@@ -39,17 +39,24 @@ __all__ = ["reached_lookups", "told_numbers"]
 
 #: A number written as a year of the last millennium or this century: a date, no operand.
 _YEAR = re.compile(r"1\d{3}|20\d{2}")
+#: A question that asks how many years a thing has lasted, or will have, by a year it states.
+_YEARS_ASKED = re.compile(r"\bhow (?:many years|old|long)\b|多少年|几年", re.IGNORECASE)
 
 
-def told_numbers(question: str, taken: set[float], stated: set[float]) -> list[float]:
+def told_numbers(
+    question: str, taken: set[float], stated: set[float], dated: bool = False
+) -> list[float]:
     """The numbers a question states for arithmetic: in digits, in words ("a family of
     three") or as a factor ("翻一番", "double it"), but none a lookup took, the record's
-    number asked for (said again: "does it still charge 18 euros?"), or a year.
+    number asked for (said again: "does it still charge 18 euros?"), or a year — unless
+    ``dated``: the number asked for is a year and the question asks how many years ("How many
+    years will that railway have been open in 2025?" of "opened: 1905").
 
     Args:
         question: The user's question.
         taken: The numbers the turn's lookups took.
         stated: The record's number asked for.
+        dated: Keep the question's years.
 
     Returns:
         The numbers, in order of value.
@@ -60,7 +67,10 @@ def told_numbers(question: str, taken: set[float], stated: set[float]) -> list[f
     return sorted(
         n
         for n in found
-        if n not in taken and n not in stated and not _YEAR.fullmatch(f"{n:g}") and n != 0
+        if n not in taken
+        and n not in stated
+        and (dated or not _YEAR.fullmatch(f"{n:g}"))
+        and n != 0
     )
 
 
@@ -97,7 +107,8 @@ def reached_lookups(
         for n in numbers_of(arguments_of(call))
     }
     question = last_question(messages)
-    told = told_numbers(question, taken, {value})
+    dated = _YEAR.fullmatch(f"{value:g}") is not None and _YEARS_ASKED.search(question) is not None
+    told = told_numbers(question, taken, {value}, dated)
     if not told:
         return None
     # Each once: a number the question says again is the same quantity ("for 4 nights …
