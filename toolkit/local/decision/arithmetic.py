@@ -584,44 +584,40 @@ def steps_due(
         return value
 
     for step in plan.steps:
-        left, right = operand(step.left), operand(step.right)
-        if step.operation == "+" and "+" not in tools.operations and tools.totals is not None:
-            if left is None or right is None:
-                continue
-            tool, listed = tools.totals  # one addition, as a list of two
-            index = _made_total(made, tool, listed, [left, right], matched)
-            if index is None:
-                due.append((tool, {listed: [left, right]}))
-                continue
-            result = _result_number(results[index] if index < len(results) else None)
-            if result is None:
-                return None
-            matched.add(index)
-            values[id(step)] = result
-            continue
-        if step.operation not in tools.operations:
+        listed = step.operation == "+" and "+" not in tools.operations and bool(tools.totals)
+        if not listed and step.operation not in tools.operations:
             return None
-        tool, first, second = tools.operations[step.operation]
+        left, right = operand(step.left), operand(step.right)
         if left is None or right is None:
             continue
-        if tool in tools.integers and not all(float(n).is_integer() for n in (left, right)):
-            return None  # a tool of whole numbers cannot take this step
-        for index, call in enumerate(made):
-            arguments = arguments_of(call)
-            if (
-                index not in matched
-                and call["function"]["name"] == tool
-                and _same(arguments.get(first), left)
-                and _same(arguments.get(second), right)
-            ):
-                result = _result_number(results[index] if index < len(results) else None)
-                if result is None:
-                    return None
-                matched.add(index)
-                values[id(step)] = result
-                break
+        if listed:  # one addition, as a list of two
+            tool, parameter = tools.totals
+            arguments: dict[str, Any] = {parameter: [left, right]}
+            index = _made_total(made, tool, parameter, [left, right], matched)
         else:
-            due.append((tool, {first: left, second: right}))
+            tool, first, second = tools.operations[step.operation]
+            if tool in tools.integers and not all(float(n).is_integer() for n in (left, right)):
+                return None  # a tool of whole numbers cannot take this step
+            arguments = {first: left, second: right}
+            index = next(
+                (
+                    i
+                    for i, call in enumerate(made)
+                    if i not in matched
+                    and call["function"]["name"] == tool
+                    and _same(arguments_of(call).get(first), left)
+                    and _same(arguments_of(call).get(second), right)
+                ),
+                None,
+            )
+        if index is None:
+            due.append((tool, arguments))
+            continue
+        result = _result_number(results[index] if index < len(results) else None)
+        if result is None:
+            return None
+        matched.add(index)
+        values[id(step)] = result
     if len(matched) != len(made):
         return None  # the turn made calls the plan does not ask for
     return due
