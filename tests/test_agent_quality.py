@@ -3122,7 +3122,7 @@ def test_a_chinese_question_of_the_older_history_answers_the_earlier_year_and_th
     assert result.answered, result.hint
     assert "琥珀" in result.answer or "Amber" in result.answer, result.answer
     assert re.search(r"(?<![\d.-])22(?:\.0)?(?!\d|\.\d)", result.answer), result.answer
-    assert "桦木码头的历史更悠久" not in result.answer, result.answer
+    assert not result.answer.startswith("桦木码头"), result.answer
 
 
 def test_a_difference_asked_in_no_order_is_stated_as_a_positive_number(local_server) -> None:

@@ -281,8 +281,6 @@ class CallWriter:
         retried = first is not None and not listed  # a failed call tried again: the step
         if first is None:
             first = self._first_call(turn, grammar, [name] if name else None, sound_only)
-            if first is not None and not first[2] and first[1].finish_reason != "stop":
-                first = None  # a call cut off unfinished (a value run on to the limit): none
             if first is not None and turn.auto and not turn.turn_calls:
                 first = self._sibling_asked(turn, first)
                 first = self._in_its_part(turn, first)
