@@ -46,6 +46,7 @@ from toolkit.local.decision.phrases import without_names
 from toolkit.local.decision.prompt import call_label
 from toolkit.local.decision.records import (
     RATE_WORDS,
+    YEAR,
     asked_number,
     headcount_words,
     label_words,
@@ -592,15 +593,11 @@ def years_apart(plan: Plan) -> Plan:
         return plan
     step = plan.steps[0]
     operands = [step.left, step.right]
-    if not all(isinstance(n, int | float) and _YEAR_VALUE.fullmatch(f"{n:g}") for n in operands):
+    if not all(isinstance(n, int | float) and YEAR.fullmatch(f"{n:g}") for n in operands):
         return plan
     later, earlier = max(operands), min(operands)
     apart = parsed_plan(f"{later:g} - {earlier:g}")
     return plan if apart is None else apart
-
-
-#: A number that is a year of the last millennium or this century.
-_YEAR_VALUE = re.compile(r"1\d{3}|20\d{2}")
 
 
 def larger_first(plan: Plan, question: str) -> Plan:

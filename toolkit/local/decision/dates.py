@@ -16,7 +16,14 @@ import re
 from datetime import date
 from functools import lru_cache
 
-__all__ = ["dates_in", "dates_written", "days_in", "recopied_date", "says_dates"]
+__all__ = [
+    "dates_in",
+    "dates_written",
+    "days_in",
+    "recopied_date",
+    "says_dates",
+    "without_spans",
+]
 
 _MONTHS = {
     name: number
@@ -151,8 +158,21 @@ def says_dates(value: str, text: str) -> str | None:
     stated, days = dates_in(text), days_in(text)
     if not all(meant & stated or {(d.month, d.day) for d in meant} & days for _, meant in spans):
         return None
+    return without_spans(value, [span for span, _ in spans])
+
+
+def without_spans(value: str, spans: list[tuple[int, int]]) -> str:
+    """A text with the given spans taken out, what stood between them joined by spaces.
+
+    Args:
+        value: The text.
+        spans: ``(start, stop)`` of each span, not overlapping.
+
+    Returns:
+        The rest of the text.
+    """
     rest, end = [], 0
-    for (start, stop), _ in sorted(spans):
+    for start, stop in sorted(spans):
         rest.append(value[end:start])
         end = stop
     rest.append(value[end:])

@@ -21,6 +21,7 @@ from toolkit.local.decision.numbers import result_text
 
 __all__ = [
     "RATE_WORDS",
+    "YEAR",
     "asked_number",
     "asked_text",
     "headcount_words",
@@ -451,7 +452,7 @@ _ASKS_YEAR = re.compile(
     r"\b(?:which|what)\s+year\b|\byear\s+(?:was|were|did)\b|哪一?年|何年|哪个年份|几几年", re.I
 )
 #: A number written as a year of the last millennium or this century.
-_YEAR = re.compile(r"1\d{3}|20\d{2}")
+YEAR = re.compile(r"1\d{3}|20\d{2}")
 
 
 def asked_year(result: str, question: str) -> str | None:
@@ -470,7 +471,7 @@ def asked_year(result: str, question: str) -> str | None:
     """
     if not _ASKS_YEAR.search(question):
         return None
-    years = [number for _, number in record_labels(result) if _YEAR.fullmatch(number)]
+    years = [number for _, number in record_labels(result) if YEAR.fullmatch(number)]
     return years[0] if len(years) == 1 else None
 
 

@@ -32,13 +32,12 @@ from toolkit.local.decision.numbers import (
     written_numbers,
 )
 from toolkit.local.decision.rates import rated_record
-from toolkit.local.decision.records import record_labels
+from toolkit.local.decision.records import YEAR, record_labels
 from toolkit.local.decision.turn import last_question, turn_calls
 
 __all__ = ["reached_lookups", "told_numbers"]
 
 #: A number written as a year of the last millennium or this century: a date, no operand.
-_YEAR = re.compile(r"1\d{3}|20\d{2}")
 #: A question that asks how many years a thing has lasted, or will have, by a year it states.
 _YEARS_ASKED = re.compile(r"\bhow (?:many years|old|long)\b|多少年|几年", re.IGNORECASE)
 
@@ -67,10 +66,7 @@ def told_numbers(
     return sorted(
         n
         for n in found
-        if n not in taken
-        and n not in stated
-        and (dated or not _YEAR.fullmatch(f"{n:g}"))
-        and n != 0
+        if n not in taken and n not in stated and (dated or not YEAR.fullmatch(f"{n:g}")) and n != 0
     )
 
 
@@ -107,7 +103,7 @@ def reached_lookups(
         for n in numbers_of(arguments_of(call))
     }
     question = last_question(messages)
-    dated = _YEAR.fullmatch(f"{value:g}") is not None and _YEARS_ASKED.search(question) is not None
+    dated = YEAR.fullmatch(f"{value:g}") is not None and _YEARS_ASKED.search(question) is not None
     told = told_numbers(question, taken, {value}, dated)
     if not told:
         return None

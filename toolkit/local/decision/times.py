@@ -19,7 +19,7 @@ from functools import lru_cache
 
 import cn2an
 
-from toolkit.local.decision.dates import dates_written, says_dates
+from toolkit.local.decision.dates import dates_written, says_dates, without_spans
 
 __all__ = ["says_moments", "says_times", "times_in"]
 
@@ -135,7 +135,7 @@ def says_times(value: str, text: str) -> str | None:
     stated = times_in(text)
     if not all(meant & stated for _, meant in spans):
         return None
-    return _without(value, [span for span, _ in spans])
+    return without_spans(value, [span for span, _ in spans])
 
 
 def says_moments(value: str, text: str) -> str | None:
@@ -159,12 +159,3 @@ def says_moments(value: str, text: str) -> str | None:
     if timed is not None:
         return timed
     return None if rest is value or _times(rest, loose=False) else rest
-
-
-def _without(value: str, spans: list[tuple[int, int]]) -> str:
-    rest, end = [], 0
-    for start, stop in sorted(spans):
-        rest.append(value[end:start])
-        end = stop
-    rest.append(value[end:])
-    return " ".join(rest)
