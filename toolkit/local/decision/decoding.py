@@ -667,15 +667,24 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             if self._one_record() and self.policy.chains_lead_on and self._leads_on():
                 return False  # "那家厂有多少名员工？" of the supplier the record names
             return self._one_record() and self.asked_field() is not None
-        calls, results = turn_calls(self.job.messages)
-        answered = {
-            c["function"]["name"]
-            for c, r in zip(calls, results, strict=True)
-            if r is not None and not is_error(r)
-        }
-        if any(says_kind(question, t) and t not in answered for t in self.job.tool_names):
+        if self._kind_unanswered(question, self._answered_records()):
             return False
         return self.asked_field() is not None or self.asked_values() is not None
+
+    def _answered_records(self) -> list[tuple[str, str]]:
+        """``(tool, result)`` of each call of this turn that answered, in order."""
+        calls, results = turn_calls(self.job.messages)
+        return [
+            (c["function"]["name"], r)
+            for c, r in zip(calls, results, strict=True)
+            if r is not None and not is_error(r)
+        ]
+
+    def _kind_unanswered(self, question: str, answered: Sequence[tuple[str, str]]) -> bool:
+        """Whether an offered tool whose kind the question names has not answered yet ("the
+        canal lock" before ``get_canal_lock`` did)."""
+        tools = {tool for tool, _ in answered}
+        return any(says_kind(question, t) and t not in tools for t in self.job.tool_names)
 
     def asked_words(self) -> str | None:
         """After results, in a question in Latin letters that asks for no number (no
@@ -695,18 +704,11 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             return None
         if _ASKS_QUANTITY.search(question) is not None:
             return None  # a number is asked ("How many smiths…?"), not words
-        calls, results = turn_calls(self.job.messages)
-        answered = [
-            (c["function"]["name"], r)
-            for c, r in zip(calls, results, strict=True)
-            if r is not None and not is_error(r)
-        ]
-        tools = {tool for tool, _ in answered}
-        if not answered or any(
-            says_kind(question, t) and t not in tools for t in self.job.tool_names
-        ):
+        answered = self._answered_records()
+        if not answered or self._kind_unanswered(question, answered):
             return None
-        found = [asked_text(record, question, self._tool_words()) for _, record in answered]
+        ignore = self._tool_words()
+        found = [asked_text(record, question, ignore) for _, record in answered]
         if any(words is not None for words in found[:-1]):
             return None  # each record's words, or the way to the thing asked about
         return found[-1]

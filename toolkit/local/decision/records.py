@@ -154,6 +154,18 @@ def _labelled_pairs(value: Any, label: str = "") -> Iterator[tuple[str, Any]]:
         yield label, value
 
 
+def _text_pairs(result: str | None) -> list[tuple[str, Any]]:
+    """Each value of a record result with its label: the leaves of a JSON object under their
+    keys, or the "label: value" parts of a result written as text; none for an error."""
+    text = (result or "").strip()
+    if not text or text.casefold().startswith("error"):
+        return []
+    try:
+        return list(_labelled_pairs(json.loads(text)))
+    except ValueError:
+        return [(m.group(1), m.group(2)) for m in _LABELLED.finditer(text)]
+
+
 def labelled_value(result: str | None, parameter: str) -> str | None:
     """The text value a record result gives under a label that names the parameter: its key
     in a JSON object (``{"author": "鲁迅"}`` for ``author``), or a label before a colon in a
@@ -169,14 +181,10 @@ def labelled_value(result: str | None, parameter: str) -> str | None:
     Returns:
         The value, or ``None``.
     """
-    wanted, text = _meaning(parameter), (result or "").strip()
-    if not wanted or not text or text.casefold().startswith("error"):
+    wanted = _meaning(parameter)
+    if not wanted:
         return None
-    try:
-        pairs = list(_labelled_pairs(json.loads(text)))
-    except ValueError:
-        pairs = [(m.group(1), m.group(2)) for m in _LABELLED.finditer(text)]
-    for label, value in pairs:
+    for label, value in _text_pairs(result):
         if not isinstance(value, str) or not _meaning(label) & wanted:
             continue
         value = value.strip()
@@ -374,17 +382,12 @@ def asked_text(result: str, question: str, ignore: Iterable[str] = ()) -> str | 
     Returns:
         The value (words, no number); ``None`` when no label, or more than one, is said.
     """
-    text = (result or "").strip()
-    if not text or text.casefold().startswith("error"):
-        return None
-    try:
-        pairs = [(k, v) for k, v in _labelled_pairs(json.loads(text)) if isinstance(v, str)]
-    except ValueError:
-        pairs = [(m.group(1), m.group(2)) for m in _LABELLED.finditer(text)]
     said = {stem(w) for w in re.findall(r"[a-z]+", question.casefold())}
     skipped = {stem(w.casefold()) for w in ignore} | _GENERIC
     found = []
-    for label, value in pairs:
+    for label, value in _text_pairs(result):
+        if not isinstance(value, str):
+            continue
         words = {stem(w) for w in re.findall(r"[a-z]{3,}", label.casefold())} - skipped
         value = value.strip()
         worded = re.search(r"[^\W\d_]", value) and not re.search(r"\d", value)
