@@ -10,6 +10,7 @@ from toolkit.local.decision.grounding import (
     adds_new_grounded_values,
     conversation_text,
     defaults_of,
+    invented_texts,
     kind_words,
     moves_values,
     needs_unstated_number,
@@ -836,3 +837,55 @@ def test_a_count_in_words_grounds_a_calls_number() -> None:
     required = {**schema, "required": ["num_nights"]}
     assert not needs_unstated_number(required, [], text, counts=True)
     assert needs_unstated_number(required, [], text, counts=False)
+
+
+_SHOWS = {
+    "type": "object",
+    "properties": {
+        "location": {"type": "string", "description": "City and state, e.g. 'Austin, TX'"},
+        "theater": {"type": "string"},
+        "formats": {"type": "array", "items": {"type": "string"}},
+        "unit": {"type": "string", "enum": ["imperial", "metric"]},
+    },
+    "required": ["location", "formats", "unit"],
+}
+
+
+def _invented(question: str, arguments: dict) -> list[str]:
+    text = conversation_text([{"role": "user", "content": question}])
+    return invented_texts(arguments, _SHOWS, text)
+
+
+def test_a_required_text_that_shares_no_word_with_the_conversation_is_invented() -> None:
+    question = "I want to go to an IMAX show at 3rd Street Cinema."
+    assert _invented(question, {"location": "Los Angeles, CA", "theater": "3rd Street"}) == [
+        "Los Angeles, CA"
+    ]
+    # a list's texts are read one by one; an optional text is not judged
+    assert _invented("testtwetwet", {"formats": ["apple", "banana"], "theater": "Rex"}) == [
+        "apple",
+        "banana",
+    ]
+    # the user's words in any form are no invention: a root, or one word beginning the other
+    assert _invented("Shows in los angeles?", {"location": "Los Angeles, CA"}) == []
+    assert _invented("Detailed listings, please", {"formats": ["details"]}) == []
+    assert _invented("Key events in German history", {"location": "Germany"}) == []
+    # codes stand for the user's words without sharing one; the schema's offers are its own
+    assert _invented("Prices in dollars", {"location": "USD", "formats": ["AAPL"]}) == []
+    assert _invented("Shows tonight", {"unit": "metric"}) == []
+    # a text in a script written without spaces is not judged
+    assert _invented("今晚的电影", {"location": "北京"}) == []
+
+
+def test_a_call_of_an_invented_list_is_rejected_and_no_fallback() -> None:
+    tools = [{"type": "function", "function": {"name": "shows", "parameters": _SHOWS}}]
+    messages = [{"role": "user", "content": "testtwetwet"}]
+    arguments = '{"location": "testtwetwet", "formats": ["apple", "banana"], "unit": "metric"}'
+    judge = CallJudge(ChatJob(messages=messages, tools=tools), ToolPolicy(), auto=True)
+    assert judge.invented(_call(arguments, "shows")) == ["apple", "banana"]
+    assert judge.rejected(_call(arguments, "shows"))
+    kept = '{"location": "testtwetwet", "formats": ["testtwetwet"], "unit": "metric"}'
+    assert not judge.rejected(_call(kept, "shows"))
+    off = ToolPolicy(invented_texts_fallback=False)
+    judge = CallJudge(ChatJob(messages=messages, tools=tools), off, auto=True)
+    assert not judge.rejected(_call(arguments, "shows"))

@@ -445,6 +445,7 @@ class CallWriter:
                 )
                 fits = given or turn.asks_for(tool, [])
                 stated = not self._holds_unstated_number(turn, found[0])
+                stated = stated and not self._holds_invented_text(turn, found[0])
                 if fits and stated and not turn.names_no_thing(found[0]):  # a phrase is no name
                     fallbacks.append((given, p, -len(fallbacks), (pieces, generation, found)))
                 if self.unread_call is None and stated and turn.shares_words(found[0]):
@@ -617,6 +618,11 @@ class CallWriter:
         if not self.policy.stated_numbers_fallback:
             return False
         return bool(turn.unstated_numbers(turn.without_guesses(call)))
+
+    def _holds_invented_text(self, turn: CallJudge, call: dict[str, Any]) -> bool:
+        """Whether a call holds a required text that shares no word with the conversation
+        (:attr:`~ToolPolicy.invented_texts_fallback`): it is no fallback then."""
+        return self.policy.invented_texts_fallback and bool(turn.invented(call))
 
     def _named_by_question(
         self, turn: CallJudge, tried: set[str]

@@ -32,7 +32,7 @@ from toolkit.local.decision.numbers import (
 )
 from toolkit.local.decision.phrases import other_scripts
 from toolkit.local.decision.policy import ToolPolicy
-from toolkit.local.decision.records import name_parts
+from toolkit.local.decision.records import name_parts, root
 from toolkit.local.decision.times import says_moments
 from toolkit.wire import content_text
 
@@ -43,6 +43,7 @@ __all__ = [
     "arguments_of",
     "conversation_text",
     "defaults_of",
+    "invented_texts",
     "is_error",
     "kind_words",
     "lone_text_parameter",
@@ -809,6 +810,69 @@ def ungrounded_values(
         if not _mentioned(_spelled(value), text, policy.word_share, kind):
             found.append(value)
     return found
+
+
+#: The fewest letters a word of an invented value has: shorter words are codes ("USD", "en",
+#: "CA", "PC") that stand for the user's words without sharing one.
+_INVENTED_WORD = 4
+
+
+def invented_texts(
+    arguments: Mapping[str, Any], parameters: Mapping[str, Any] | None, text: str
+) -> list[str]:
+    """The texts of a call's required parameters (a text, or a list's texts) that share no word
+    with the conversation in any form: the model's invention, not a spelling of the user's
+    words. ``location="Los Angeles, CA"`` asked for "an IMAX show at 3rd Street Cinema",
+    ``password="password"`` for "the API token for 098-293", ``elements=["apple", "banana",
+    "cherry"]`` for "testtwetwet". A text the schema offers (``enum``, ``const``, the
+    default) is not invented, nor one of codes only (every word in capitals or shorter than
+    :data:`_INVENTED_WORD` letters: "USD" for "dollars", "AAPL" for Apple), nor one in a
+    script written without spaces (its words cannot be told apart); a word is said in another
+    form when the two share their Snowball root (:func:`~toolkit.local.decision.records.root`:
+    "detailed" by "details") or one begins the other ("Germany" by "German history").
+
+    Args:
+        arguments: The call's arguments.
+        parameters: The tool's ``parameters`` schema (its ``required`` list and offered values).
+        text: :func:`conversation_text` of the conversation.
+
+    Returns:
+        The invented texts, in order (empty when there is none).
+    """
+    properties = (parameters or {}).get("properties") or {}
+    required = set((parameters or {}).get("required") or [])
+    said = {root(w) for w in re.findall(r"[^\W\d_]+", text)}
+    found: list[str] = []
+    for key in (k for k in arguments if k in required):
+        schema = properties.get(key) if isinstance(properties, Mapping) else None
+        schema = schema if isinstance(schema, Mapping) else {}
+        value = arguments[key]
+        items = value if isinstance(value, list) else [value]
+        shape = schema.get("items") if isinstance(value, list) else schema
+        shape = shape if isinstance(shape, Mapping) else {}
+        offered = [*(shape.get("enum") or []), shape.get("const"), shape.get("default")]
+        for item in items:
+            if not isinstance(item, str) or item in offered or not item.isascii():
+                continue
+            words = [w for w in re.findall(r"[^\W\d_]+", item) if not w.isupper()]
+            words = [w.casefold() for w in words]
+            if any(len(w) >= _INVENTED_WORD for w in words) and not any(
+                root(w) in said or _begins_said(w, text) for w in words
+            ):
+                found.append(item)
+    return found
+
+
+def _begins_said(word: str, text: str) -> bool:
+    """Whether the text says a word that one of ``word`` and it begins, both at least
+    :data:`_INVENTED_WORD` + 1 letters long ("Germany" by "German history")."""
+    least = _INVENTED_WORD + 1
+    if len(word) < least:
+        return False
+    for other in set(re.findall(rf"[^\W\d_]{{{least},}}", text)):
+        if word.startswith(other) or other.startswith(word):
+            return True
+    return False
 
 
 #: Words a description puts between a code and what it stands for ("'2' for ironing", "1

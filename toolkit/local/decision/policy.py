@@ -833,6 +833,15 @@ class ToolPolicy:
             notation, "next week" or "from rest", now read — and one, guesses inside the
             object it takes, is made once they are left out
             (:func:`~toolkit.local.decision.grounding.without_unfounded`).
+        invented_texts_fallback: A call whose required text (or list of texts) shares no
+            word with the conversation in any form
+            (:func:`~toolkit.local.decision.grounding.invented_texts`: ``location="Los
+            Angeles, CA"`` for "an IMAX show at 3rd Street Cinema", ``password="password"``)
+            is the model's invention: it is no fallback once rejected, and a list of such
+            texts is a fault of the call as an unmentioned text is. The answer is then text
+            (the value is the user's to give). In saved BFCL dev runs, 13 calls held such
+            texts: 11 were wrong (9 where no call fits), 2 right ("steep" for a hill slope,
+            "english" for a review's language: knowledge, not the user's words).
         label_results: Show each tool result to the model prefixed by the call it answers
             (``add(x=6, y=5) = 11``), a departure from the stock template that keeps a small
             model from answering with the wrong result.
@@ -884,6 +893,7 @@ class ToolPolicy:
     answer_in_sentences: bool = True
     named_tool_calls: bool = True
     stated_numbers_fallback: bool = True
+    invented_texts_fallback: bool = True
     own_words: bool = True
     described_kinds: bool = True
     example_shapes: bool = True

@@ -51,6 +51,7 @@ from toolkit.local.decision.grounding import (
     arguments_of,
     conversation_text,
     defaults_of,
+    invented_texts,
     is_error,
     repeats,
     ungrounded_values,
@@ -612,7 +613,16 @@ class CallJudge:
         )
         if faults and self.policy.named_kinds:
             faults = [f for f in faults if not (isinstance(f, str) and f in self.named_names)]
+        if self.policy.invented_texts_fallback:  # a list's texts are checked for invention
+            listed = [v for v in arguments_of(call).values() if isinstance(v, list)]
+            faults += [t for t in self.invented(call) if any(t in v for v in listed)]
         return faults
+
+    def invented(self, call: dict[str, Any]) -> list[str]:
+        """The call's required texts that share no word with the conversation
+        (:func:`~toolkit.local.decision.grounding.invented_texts`)."""
+        schema = self.schemas.get(call["function"]["name"])
+        return invented_texts(arguments_of(call), schema, self.grounding)
 
     @functools.cached_property
     def operations(self) -> dict[str, tuple[str, str, str]]:
