@@ -1,10 +1,10 @@
-"""An optional number the question states for a parameter the call left out."""
+"""What the question states that a call left out or wrote otherwise."""
 
 from __future__ import annotations
 
 import pytest
 
-from toolkit.local.decision.stated import stated_optionals
+from toolkit.local.decision.stated import stated_choices, stated_optionals, stated_spellings
 
 _RIDES = {
     "type": "object",
@@ -62,3 +62,47 @@ def test_a_number_of_another_sentence_is_another_calls() -> None:
         "rolls": 2,
         "die_sides": 8,
     }
+
+
+_RESTAURANTS = {
+    "type": "object",
+    "properties": {
+        "category": {"type": "string", "enum": ["Spanish", "Indian", "Fast Food", "dontcare"]},
+        "location": {"type": "string"},
+        "price": {"type": "string", "enum": ["cheap", "moderate"]},
+    },
+    "required": ["category", "location"],
+}
+
+
+def test_an_offered_choice_the_question_does_not_say_becomes_the_one_it_says() -> None:
+    question = "I'd like a Spicy Indian restaurant in Sunnyvale that won't break the bank."
+    arguments = {"category": "Spanish", "location": "Sunnyvale, CA"}
+    assert stated_choices(arguments, _RESTAURANTS, question) == {
+        "category": "Indian",
+        "location": "Sunnyvale, CA",
+    }
+    # a choice the question says stands; so does one when it says none, or two
+    assert stated_choices({"category": "Indian"}, _RESTAURANTS, question) is None
+    assert stated_choices(arguments, _RESTAURANTS, "A place in Sunnyvale?") is None
+    both = "Spanish or Indian food in Sunnyvale?"
+    assert stated_choices({"category": "Fast Food"}, _RESTAURANTS, both) is None
+    # every word of a choice is said, by its root; a word another argument holds says nothing
+    assert stated_choices({"category": "Spanish"}, _RESTAURANTS, "fast foods near me") == {
+        "category": "Fast Food"
+    }
+    near = {"category": "Spanish", "location": "Indian Wells, CA"}
+    assert stated_choices(near, _RESTAURANTS, "Dinner in Indian Wells") is None
+
+
+def test_a_word_the_model_misspelt_is_written_as_the_question_writes_it() -> None:
+    question = "Give the snapshot for host agent zzwzeem, up to the current time"
+    assert stated_spellings({"id": "zwzzeem"}, None, question) == {"id": "zzwzeem"}
+    assert stated_spellings({"id": "agent zzwzeam"}, None, question) == {"id": "agent zzwzeem"}
+    # words the question writes, short words, and two candidates are left alone
+    assert stated_spellings({"id": "zzwzeem"}, None, question) is None
+    assert stated_spellings({"id": "tome"}, None, question) is None
+    assert stated_spellings({"name": "Parks"}, None, "Paris or Parcs?") is None
+    # an offered value is the schema's
+    schema = {"type": "object", "properties": {"id": {"type": "string", "enum": ["zwzzeem"]}}}
+    assert stated_spellings({"id": "zwzzeem"}, schema, question) is None

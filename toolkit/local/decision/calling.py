@@ -75,7 +75,7 @@ from toolkit.local.decision.retries import (
 )
 from toolkit.local.decision.siblings import asked_sibling, said_parameters
 from toolkit.local.decision.signals import name_probabilities
-from toolkit.local.decision.stated import stated_optionals
+from toolkit.local.decision.stated import stated_choices, stated_optionals, stated_spellings
 from toolkit.local.decision.turn import (
     CallJudge,
     folded,
@@ -334,7 +334,8 @@ class CallWriter:
             yield from self.written_calls(planned)  # looked-up values, combined as planned
             return
         first = self._in_shape(turn, self._in_own_words(turn, first))
-        pieces, generation, found = self._with_stated(turn, self._as_written(turn, first))
+        first = self._as_stated(turn, self._as_written(turn, first))
+        pieces, generation, found = self._with_stated(turn, first)
         self.used += generation.written  # the kept call's opening is output
         stream = ToolCallStream(job.tool_names, lenient=False)
         count = 0
@@ -431,6 +432,14 @@ class CallWriter:
                 retry = self._grounded_retry(turn, tool, found[0], retried)
                 if retry is None:
                     retry = self._first_item(turn, tool, found[0])
+                if retry is None and self.policy.stated_spellings:  # a word misspelt
+                    retry = self._rewritten_call(
+                        turn,
+                        found[0],
+                        lambda arguments, schema: stated_spellings(
+                            arguments, schema, turn.question
+                        ),
+                    )
                 if retry is not None:
                     return retry
                 p = (self.names or {}).get(tool, 0.0)
@@ -850,6 +859,29 @@ class CallWriter:
             turn, first, lambda arguments, _: as_written(arguments, turn.question)
         )
 
+    def _as_stated(
+        self, turn: CallJudge, first: tuple[list[str], Any, list[dict]]
+    ) -> tuple[list[str], Any, list[dict]]:
+        """A first call that chose an offered value the question does not say while it says
+        another (:func:`~toolkit.local.decision.stated.stated_choices`,
+        :attr:`~ToolPolicy.stated_choices`), or misspelt a word of the question
+        (:func:`~toolkit.local.decision.stated.stated_spellings`,
+        :attr:`~ToolPolicy.stated_spellings`), is written again as the question states it;
+        the new call is taken when it is sound."""
+        if self.policy.stated_choices:
+            first = self._rewritten(
+                turn,
+                first,
+                lambda arguments, schema: stated_choices(arguments, schema, turn.question),
+            )
+        if self.policy.stated_spellings:
+            first = self._rewritten(
+                turn,
+                first,
+                lambda arguments, schema: stated_spellings(arguments, schema, turn.question),
+            )
+        return first
+
     def _with_stated(
         self, turn: CallJudge, first: tuple[list[str], Any, list[dict]]
     ) -> tuple[list[str], Any, list[dict]]:
@@ -877,16 +909,26 @@ class CallWriter:
         found = first[2]
         if len(found) != 1:
             return first
-        call = turn.without_guesses(found[0])  # what the call keeps
+        again = self._rewritten_call(turn, found[0], rewrite)
+        return first if again is None else again
+
+    def _rewritten_call(
+        self,
+        turn: CallJudge,
+        call: dict[str, Any],
+        rewrite: Callable[[dict[str, Any], Mapping[str, Any]], dict[str, Any] | None],
+    ) -> tuple[list[str], Any, list[dict]] | None:
+        """A call written again whole (:meth:`_rewritten`); ``None`` when ``rewrite`` gives
+        ``None`` or the new call is not sound."""
+        call = turn.without_guesses(call)  # what the call keeps
         tool = call["function"]["name"]
         schema = turn.schemas.get(tool) or {}
         written = rewrite(arguments_of(call), schema)
         if written is None:
-            return first
+            return None
         order = list(schema.get("properties") or {})  # the order the grammar writes them in
         written = {key: written[key] for key in order if key in written}
-        again = self._written_with(turn, tool, written, whole=True)
-        return first if again is None else again
+        return self._written_with(turn, tool, written, whole=True)
 
     def _in_their_words(
         self, turn: CallJudge, tool: str

@@ -385,6 +385,14 @@ class ToolPolicy:
             name's words the question says just before a number no argument took is written
             again with that number (:func:`~toolkit.local.decision.stated.stated_optionals`):
             "a ride … with maximum cost of $50" was called without ``max_cost``.
+        stated_choices: A first call that chose a value its parameter's ``enum`` offers
+            that the question does not say, while the question says exactly one other, is
+            written again with that one (:func:`~toolkit.local.decision.stated.stated_choices`:
+            ``category="Spanish"`` for "a Spicy Indian restaurant" becomes "Indian").
+        stated_spellings: A first call's word that is one letter or one swap of neighbours
+            away from exactly one word of the question is written as the question writes it
+            (:func:`~toolkit.local.decision.stated.stated_spellings`: "zwzzeem" for the host
+            agent "zzwzeem"); so is a call rejected for it, before any fallback.
         judged_as_sent: A call's values are judged as the call is sent: without the
             optional guesses :meth:`~toolkit.local.decision.turn.CallJudge.without_guesses`
             leaves out. "set cool mode with a temp of 24 oC and the high wind strength" was
@@ -912,6 +920,8 @@ class ToolPolicy:
     siblings_asked: bool = True
     lists_as_written: bool = True
     stated_optionals: bool = True
+    stated_choices: bool = True
+    stated_spellings: bool = True
     judged_as_sent: bool = True
     hemisphere_signs: bool = True
     described_formats: bool = True

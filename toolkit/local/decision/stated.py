@@ -1,10 +1,15 @@
-"""An optional number the question states, that the call left out. Pure.
+"""What the question states that the call wrote otherwise, or left out. Pure.
 
 "Find a ride from New York to Philadelphia with maximum cost of $50" was called
 ``get_rides(source="New York", destination="Philadelphia")``: ``max_cost`` is optional, and
 the small model leaves optional parameters out as often as it fills them with guesses. The
 question says the parameter's words right before a number no argument took ("maximum cost of
 $50"): that number is the parameter's. :func:`stated_optionals` adds it.
+
+A choice the schema offers is the question's when the question says it: asked for "a Spicy
+Indian restaurant", the model chose ``category="Spanish"`` of an ``enum`` that offers
+"Indian" (:func:`stated_choices`). A name the model misspelt is the question's too:
+``id="zwzzeem"`` for "host agent zzwzeem" (:func:`stated_spellings`).
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from typing import Any
 from toolkit.local.decision.numbers import numbers_of, plain_number
 from toolkit.local.decision.records import name_words, root
 
-__all__ = ["stated_optionals"]
+__all__ = ["stated_choices", "stated_optionals", "stated_spellings"]
 
 #: A number the question writes, in digits, with the words before it.
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?!\.?\d)")
@@ -115,3 +120,103 @@ def _states_a_value(sentence: str, arguments: Mapping[str, Any]) -> bool:
         if any(n in numbers for n in numbers_of(value)):
             return True
     return False
+
+
+def _roots(text: str) -> set[str]:
+    return {root(w.casefold()) for w in _WORD.findall(text)}
+
+
+def _said_whole(option: str, said: set[str]) -> bool:
+    """Whether every word of an option (by its root) is among the question's."""
+    words = _roots(option)
+    return bool(words) and words <= said
+
+
+def stated_choices(
+    arguments: Mapping[str, Any], schema: Mapping[str, Any] | None, question: str
+) -> dict[str, Any] | None:
+    """The arguments with each offered choice the question does not say replaced by the one
+    it says.
+
+    A text argument whose parameter offers choices (an ``enum`` of texts) and whose value
+    the question does not say (every word of it, by its root) takes the one choice the
+    question does say, when there is exactly one, and no other argument holds its words
+    ("Spicy Indian restaurant" makes ``category="Spanish"`` "Indian"; "a drama film" is no
+    reason to change a ``show_type``, whose choices it does not say).
+
+    Args:
+        arguments: The call's arguments.
+        schema: The tool's parameters schema.
+        question: The user's question.
+
+    Returns:
+        The arguments with the choices replaced, or ``None`` when none is.
+    """
+    properties = (schema or {}).get("properties") or {}
+    said = _roots(question)
+    changed: dict[str, Any] = {}
+    for key, value in arguments.items():
+        spec = properties.get(key)
+        options = spec.get("enum") if isinstance(spec, Mapping) else None
+        if not isinstance(value, str) or not isinstance(options, list) or len(options) < 2:
+            continue
+        if not all(isinstance(o, str) for o in options) or _said_whole(value, said):
+            continue
+        others = set().union(*(_roots(str(v)) for k, v in arguments.items() if k != key))
+        stated = [o for o in options if _said_whole(o, said) and not _roots(o) & others]
+        if len(stated) == 1:
+            changed[key] = stated[0]
+    return {**arguments, **changed} if changed else None
+
+
+#: The shortest word a misspelling is read in: shorter ones are other words.
+_SPELLED = 5
+
+
+def _one_slip(a: str, b: str) -> bool:
+    """Whether two words of one length differ by one letter or two neighbours swapped."""
+    if len(a) != len(b) or a == b:
+        return False
+    wrong = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    if len(wrong) == 1:
+        return True
+    i, j = wrong if len(wrong) == 2 else (0, 0)
+    return j == i + 1 and a[i] == b[j] and a[j] == b[i]
+
+
+def stated_spellings(
+    arguments: Mapping[str, Any], schema: Mapping[str, Any] | None, question: str
+) -> dict[str, Any] | None:
+    """The arguments with each word the model misspelt written as the question writes it.
+
+    A word of a text argument the question does not write, of at least :data:`_SPELLED`
+    Latin letters or digits, that is one letter or one swap of neighbours away from exactly
+    one word the question writes, is that word ("zwzzeem" for "zzwzeem"); the schema's
+    offered values are left as they are.
+
+    Args:
+        arguments: The call's arguments.
+        schema: The tool's parameters schema.
+        question: The user's question.
+
+    Returns:
+        The arguments with the words replaced, or ``None`` when none is.
+    """
+    properties = (schema or {}).get("properties") or {}
+    written = set(re.findall(r"[\w-]+", question))
+    folded = {w.casefold() for w in written}
+    changed: dict[str, Any] = {}
+    for key, value in arguments.items():
+        spec = properties.get(key)
+        if not isinstance(value, str) or (isinstance(spec, Mapping) and "enum" in spec):
+            continue
+        new = value
+        for word in set(re.findall(r"[\w-]+", value)):
+            if len(word) < _SPELLED or not word.isascii() or word.casefold() in folded:
+                continue
+            near = {w for w in written if _one_slip(word.casefold(), w.casefold())}
+            if len(near) == 1:
+                new = re.sub(rf"(?<![\w-]){re.escape(word)}(?![\w-])", near.pop(), new)
+        if new != value:
+            changed[key] = new
+    return {**arguments, **changed} if changed else None
