@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from toolkit.local.decision.stated import stated_choices, stated_optionals, stated_spellings
+from toolkit.local.decision.grounding import conversation_text, unfounded_options
+from toolkit.local.decision.policy import ToolPolicy
+from toolkit.local.decision.stated import (
+    said_flags,
+    stated_choices,
+    stated_flags,
+    stated_optionals,
+    stated_spellings,
+)
 
 _RIDES = {
     "type": "object",
@@ -106,3 +114,50 @@ def test_a_word_the_model_misspelt_is_written_as_the_question_writes_it() -> Non
     # an offered value is the schema's
     schema = {"type": "object", "properties": {"id": {"type": "string", "enum": ["zwzzeem"]}}}
     assert stated_spellings({"id": "zwzzeem"}, schema, question) is None
+
+
+_PROJECT = {
+    "type": "object",
+    "properties": {
+        "project_id": {"type": "string"},
+        "archive": {"type": "boolean"},
+        "notify_users": {"type": "boolean"},
+        "free_entry": {"type": "string", "enum": ["True", "False", "dontcare"]},
+        "is_public": {"type": "boolean"},
+    },
+    "required": ["project_id"],
+}
+
+
+def test_a_yes_or_no_the_question_says_is_written_as_it_says_it() -> None:
+    question = (
+        "Close the project with the ID 'DA-12345'. Ensure it's archived after closure, "
+        "but don't send out any notifications to the team."
+    )
+    arguments = {"project_id": "DA-12345", "archive": False}
+    assert stated_flags(arguments, _PROJECT, question) == {
+        "project_id": "DA-12345",
+        "archive": True,
+    }
+    # a negation just before the flag's words says it off
+    assert said_flags(_PROJECT, "Close it, but don't archive it.") == {"archive": False}
+    assert said_flags(_PROJECT, "Close it without archiving.") == {"archive": False}
+    # an enum of "True" and "False" is a flag too; every word of the name must be said
+    assert said_flags(_PROJECT, "Attractions with free entry, please") == {"free_entry": "True"}
+    assert said_flags(_PROJECT, "Attractions that are free") == {}
+    # "is" says nothing of what a flag is; a public project is said
+    assert said_flags(_PROJECT, "Make it public") == {"is_public": True}
+    # a number or a comma ends the words that may negate it ("Case No 28473")
+    assert said_flags(_PROJECT, "Case No 28473, public") == {"is_public": True}
+    # said both ways, or as the call wrote it: nothing to change
+    assert said_flags(_PROJECT, "Archive it. No, do not archive it.") == {}
+    assert stated_flags({"archive": True}, _PROJECT, "Archive it") is None
+
+
+def test_a_yes_or_no_the_user_said_is_no_guess_to_leave_out() -> None:
+    text = conversation_text([{"role": "user", "content": "Attractions with free entry?"}])
+    arguments = {"project_id": "x", "free_entry": "True"}
+    assert unfounded_options(arguments, _PROJECT, text) == []
+    assert unfounded_options({**arguments, "free_entry": "False"}, _PROJECT, text) == ["free_entry"]
+    off = ToolPolicy(stated_flags=False)
+    assert unfounded_options(arguments, _PROJECT, text, off) == ["free_entry"]

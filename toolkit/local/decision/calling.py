@@ -75,7 +75,12 @@ from toolkit.local.decision.retries import (
 )
 from toolkit.local.decision.siblings import asked_sibling, said_parameters
 from toolkit.local.decision.signals import name_probabilities
-from toolkit.local.decision.stated import stated_choices, stated_optionals, stated_spellings
+from toolkit.local.decision.stated import (
+    stated_choices,
+    stated_flags,
+    stated_optionals,
+    stated_spellings,
+)
 from toolkit.local.decision.turn import (
     CallJudge,
     folded,
@@ -866,8 +871,10 @@ class CallWriter:
         another (:func:`~toolkit.local.decision.stated.stated_choices`,
         :attr:`~ToolPolicy.stated_choices`), or misspelt a word of the question
         (:func:`~toolkit.local.decision.stated.stated_spellings`,
-        :attr:`~ToolPolicy.stated_spellings`), is written again as the question states it;
-        the new call is taken when it is sound."""
+        :attr:`~ToolPolicy.stated_spellings`), or wrote a yes-or-no otherwise than the
+        question says it or left it out (:func:`~toolkit.local.decision.stated.stated_flags`,
+        :attr:`~ToolPolicy.stated_flags`), is written again as the question states it; the
+        new call is taken when it is sound."""
         if self.policy.stated_choices:
             first = self._rewritten(
                 turn,
@@ -879,6 +886,12 @@ class CallWriter:
                 turn,
                 first,
                 lambda arguments, schema: stated_spellings(arguments, schema, turn.question),
+            )
+        if self.policy.stated_flags:
+            first = self._rewritten(
+                turn,
+                first,
+                lambda arguments, schema: stated_flags(arguments, schema, turn.question),
             )
         return first
 

@@ -33,6 +33,7 @@ from toolkit.local.decision.numbers import (
 from toolkit.local.decision.phrases import other_scripts
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.records import name_parts, root
+from toolkit.local.decision.stated import said_flags
 from toolkit.local.decision.times import says_moments
 from toolkit.wire import content_text
 
@@ -990,7 +991,8 @@ def unfounded_options(
     instead of the guess. A choice the schema offers (``enum``) is a guess too when it is not
     the default and the conversation never mentions it (:attr:`~ToolPolicy.unasked_choices`),
     and so is a list or object that only holds the call's other values again. A required
-    argument is never among them.
+    argument is never among them, nor a yes-or-no written as the conversation says it
+    (:func:`~toolkit.local.decision.stated.said_flags`).
 
     Args:
         arguments: The call's arguments.
@@ -1004,10 +1006,12 @@ def unfounded_options(
     """
     required = set((parameters or {}).get("required") or [])
     properties = (parameters or {}).get("properties") or {}
+    said = said_flags(parameters, text) if policy.stated_flags else {}
     return [
         key
         for key, value in arguments.items()
         if key not in required
+        and not (key in said and said[key] == value)  # a yes-or-no the user said
         and (
             ungrounded_values({key: value}, parameters, text, policy)
             or _unasked_choice(value, properties.get(key), text, policy)

@@ -393,6 +393,13 @@ class ToolPolicy:
             away from exactly one word of the question is written as the question writes it
             (:func:`~toolkit.local.decision.stated.stated_spellings`: "zwzzeem" for the host
             agent "zzwzeem"); so is a call rejected for it, before any fallback.
+        stated_flags: A first call's yes-or-no parameter (``boolean``, or an ``enum`` of
+            "True" and "False") whose name's words the question says is written as the
+            question says it, on unless a negation comes just before
+            (:func:`~toolkit.local.decision.stated.stated_flags`): "Ensure it's archived after
+            closure" is ``archive=True``, "don't archive it" ``archive=False``; an optional
+            flag written so is no guess to leave out. On the saved BFCL dev runs' calls: 7
+            cases right that were wrong, none wrong that was right.
         judged_as_sent: A call's values are judged as the call is sent: without the
             optional guesses :meth:`~toolkit.local.decision.turn.CallJudge.without_guesses`
             leaves out. "set cool mode with a temp of 24 oC and the high wind strength" was
@@ -922,6 +929,7 @@ class ToolPolicy:
     stated_optionals: bool = True
     stated_choices: bool = True
     stated_spellings: bool = True
+    stated_flags: bool = True
     judged_as_sent: bool = True
     hemisphere_signs: bool = True
     described_formats: bool = True

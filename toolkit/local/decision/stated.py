@@ -9,7 +9,9 @@ $50"): that number is the parameter's. :func:`stated_optionals` adds it.
 A choice the schema offers is the question's when the question says it: asked for "a Spicy
 Indian restaurant", the model chose ``category="Spanish"`` of an ``enum`` that offers
 "Indian" (:func:`stated_choices`). A name the model misspelt is the question's too:
-``id="zwzzeem"`` for "host agent zzwzeem" (:func:`stated_spellings`).
+``id="zwzzeem"`` for "host agent zzwzeem" (:func:`stated_spellings`). A yes-or-no the
+question says is the question's: "Ensure it's archived after closure" is ``archive=True``,
+"close it without archiving" ``archive=False`` (:func:`stated_flags`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,13 @@ from typing import Any
 from toolkit.local.decision.numbers import numbers_of, plain_number
 from toolkit.local.decision.records import name_words, root
 
-__all__ = ["stated_choices", "stated_optionals", "stated_spellings"]
+__all__ = [
+    "said_flags",
+    "stated_choices",
+    "stated_flags",
+    "stated_optionals",
+    "stated_spellings",
+]
 
 #: A number the question writes, in digits, with the words before it.
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?!\.?\d)")
@@ -220,3 +228,95 @@ def stated_spellings(
         if new != value:
             changed[key] = new
     return {**arguments, **changed} if changed else None
+
+
+#: Words that say a flag is off when they come shortly before its words.
+_NEGATIONS = frozenset(
+    "not no don't dont doesn't doesnt isn't isnt aren't arent won't wont never without "
+    "exclude excluding except nor neither avoid skip n't".split()
+)
+#: How many words before a flag's words a negation turns it off ("don't send out any
+#: notifications").
+_NEGATION_WINDOW = 4
+#: Words of flag names that say nothing of what the flag is.
+_FLAG_BLAND = frozenset({"is", "has", "have", "include", "includes", "with", "allow", "enable"})
+#: The text choices of a flag written as text.
+_TEXT_FLAGS = {"true": True, "false": False}
+
+
+def _flag_values(spec: Any) -> tuple[Any, Any] | None:
+    """A flag parameter's on and off values: ``True``/``False``, or the texts "True"/"False"
+    of an ``enum`` that offers both (beside "dontcare"); ``None`` for other parameters."""
+    if not isinstance(spec, Mapping):
+        return None
+    if spec.get("type") == "boolean":
+        return True, False
+    options = spec.get("enum")
+    if isinstance(options, list) and all(isinstance(o, str) for o in options):
+        folded = {o.casefold(): o for o in options}
+        if {"true", "false"} <= set(folded) and set(folded) <= {"true", "false", "dontcare"}:
+            return folded["true"], folded["false"]
+    return None
+
+
+def stated_flags(
+    arguments: Mapping[str, Any], schema: Mapping[str, Any] | None, question: str
+) -> dict[str, Any] | None:
+    """The arguments with each yes-or-no the question says for its parameter.
+
+    A flag parameter (a ``boolean``, or an ``enum`` of "True" and "False") is said by the
+    question when every word of its name that says what it is (by its root; not "is",
+    "has", "include": ``archive`` of "archived", ``has_seating_outdoors`` of "outdoor
+    seating") is among the question's words, all within one sentence; it is said off when a
+    negation comes among the :data:`_NEGATION_WINDOW` words before the first of them, with
+    no number or comma between ("don't archive it"; not "Case No 28473 and 64725, their
+    history"), else on. A flag the question says is
+    written so, whether the call wrote it otherwise or left it out.
+
+    Args:
+        arguments: The call's arguments.
+        schema: The tool's parameters schema.
+        question: The user's question.
+
+    Returns:
+        The arguments with the flags set, or ``None`` when none changes.
+    """
+    changed = {k: v for k, v in said_flags(schema, question).items() if arguments.get(k) != v}
+    return {**arguments, **changed} if changed else None
+
+
+def said_flags(schema: Mapping[str, Any] | None, text: str) -> dict[str, Any]:
+    """The flag parameters a text says, each with the value it says (:func:`stated_flags`).
+
+    Args:
+        schema: The tool's parameters schema.
+        text: The question (or the conversation's text).
+
+    Returns:
+        Parameter -> its value as the text says it.
+    """
+    properties = (schema or {}).get("properties") or {}
+    sentences = [text[a:b] for a, b in _sentences(text)]
+    found: dict[str, Any] = {}
+    for key, spec in properties.items():
+        values = _flag_values(spec)
+        words = {root(w) for w in name_words(key)} - {root(w) for w in _FLAG_BLAND}
+        if values is None or not words:
+            continue
+        said = [on for sentence in sentences if (on := _said_flag(sentence, words)) is not None]
+        if len(set(said)) == 1:  # said, and said one way
+            found[key] = values[0] if said[0] else values[1]
+    return found
+
+
+def _said_flag(sentence: str, words: set[str]) -> bool | None:
+    """Whether a sentence says a flag's words on (``True``), off (``False``), or not at all."""
+    tokens = re.findall(r"[^\W\d_]+(?:'t)?|\d+|[,;:()]", sentence.casefold())
+    roots = [root(t) for t in tokens]
+    if not words <= set(roots):
+        return None
+    first = min(roots.index(w) for w in words)
+    before = tokens[max(0, first - _NEGATION_WINDOW) : first]
+    while before and any(not t.isalpha() and "'" not in t for t in before):
+        before = before[1:]  # a number or a comma ends the words that may negate it
+    return not any(t in _NEGATIONS or t.endswith("n't") for t in before)
