@@ -50,7 +50,8 @@ toolkit's loop:
     than the offered tool's, is answered in text ("Mark task as completed"); and a request
     no tool fits, whose words could fill one, is made a call of that tool;
 29. a question no tool fits is made a call of the one tool there is with numbers nobody
-    stated (``heat_energy(1000, 4.184, 20)`` for "What is the specific heat of water?").
+    stated (``heat_energy(1000, 4.184, 20)`` for "What is the specific heat of water?");
+30. a yes-or-no the question says ("free entry") is left out of the call.
 """
 
 from __future__ import annotations
@@ -3253,3 +3254,55 @@ def test_the_years_a_record_will_have_lasted_by_a_stated_year_are_their_differen
     result = ToolLoop(_chat(local_server), [get_dock, add_numbers, subtract_numbers]).run(question)
     assert result.answered, result.hint
     assert re.search(r"(?<![\d.])129(?:\.0)?(?!\d|\.\d)", result.answer), result.answer
+
+
+# A yes-or-no the question says, left out: asked for attractions "good for kids and with free
+# entry", the model called ``find_attractions(location="Berlin, Germany")`` alone, and "Lisboa"
+# for the user's "Lisbon" besides.
+
+_ATTRACTIONS = _function(
+    "find_attractions",
+    "Browse attractions in a given city.",
+    {
+        "location": {"type": "string", "description": "City, e.g. 'Paris, France'."},
+        "free_entry": {
+            "type": "string",
+            "enum": ["True", "False", "dontcare"],
+            "description": "Whether entry is free.",
+            "default": "dontcare",
+        },
+        "good_for_kids": {
+            "type": "string",
+            "enum": ["True", "False", "dontcare"],
+            "description": "Whether it suits children.",
+            "default": "dontcare",
+        },
+        "category": {
+            "type": "string",
+            "enum": ["Museum", "Park", "Theme Park", "Zoo", "dontcare"],
+            "description": "The kind of attraction.",
+            "default": "dontcare",
+        },
+    },
+    ["location"],
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "city", "flags"),
+    [
+        (
+            "I'll be in Berlin next week. Find me attractions there that are good for kids "
+            "and have free entry?",
+            "Berlin",
+            {"free_entry": "True", "good_for_kids": "True"},
+        ),
+        ("Any free entry museums in Lisbon?", "Lisbon", {"free_entry": "True"}),
+    ],
+)
+def test_a_yes_or_no_the_question_says_is_written(local_server, question, city, flags) -> None:
+    calls = _sdk_tool_calls(local_server, question, [_ATTRACTIONS])
+    assert len(calls) == 1 and calls[0][0] == "find_attractions", calls
+    arguments = calls[0][1]
+    assert city in arguments["location"], calls
+    assert {key: arguments.get(key) for key in flags} == flags, calls

@@ -875,24 +875,20 @@ class CallWriter:
         question says it or left it out (:func:`~toolkit.local.decision.stated.stated_flags`,
         :attr:`~ToolPolicy.stated_flags`), is written again as the question states it; the
         new call is taken when it is sound."""
-        if self.policy.stated_choices:
-            first = self._rewritten(
-                turn,
-                first,
-                lambda arguments, schema: stated_choices(arguments, schema, turn.question),
-            )
-        if self.policy.stated_spellings:
-            first = self._rewritten(
-                turn,
-                first,
-                lambda arguments, schema: stated_spellings(arguments, schema, turn.question),
-            )
-        if self.policy.stated_flags:
-            first = self._rewritten(
-                turn,
-                first,
-                lambda arguments, schema: stated_flags(arguments, schema, turn.question),
-            )
+        rewrites = [
+            (self.policy.stated_choices, stated_choices),
+            (self.policy.stated_spellings, stated_spellings),
+            (self.policy.stated_flags, stated_flags),
+        ]
+        for wanted, rewrite in rewrites:
+            if wanted:
+                first = self._rewritten(
+                    turn,
+                    first,
+                    lambda arguments, schema, rewrite=rewrite: rewrite(
+                        arguments, schema, turn.question
+                    ),
+                )
         return first
 
     def _with_stated(
