@@ -8,6 +8,7 @@ from toolkit.local.decision.mentions import (
     declines_tools,
     named_tools,
     question_names,
+    refuses,
     says_kind,
     talks_about_tools,
     writes_out,
@@ -137,3 +138,35 @@ def test_a_text_that_talks_about_the_tools(text: str, talks: bool) -> None:
 )
 def test_a_question_says_a_kind_by_its_word_or_its_maker(question: str, tool: str, says: bool):
     assert says_kind(question, tool) is says
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm sorry, but I can't assist with that.",
+        "Sorry, I don't know.",
+        "Unfortunately, I don't have real-time data.",
+        "I cannot look that up.",
+        "I am unable to help with that request.",
+        "I don't have access to flight prices.",
+        "抱歉，我无法查询。",
+        "很抱歉，我没有这个信息。",
+        "我无法回答这个问题。",
+    ],
+)
+def test_a_text_that_opens_by_declining_refuses(text: str) -> None:
+    assert refuses(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The capital of Australia is Canberra.",
+        "Sorrento is a town in Italy.",  # a word that begins like "sorry"
+        "It can't be colder than absolute zero.",  # "can't" later in the answer
+        "我无法想象的美景：黄山。"[3:],  # not at its opening
+        "",
+    ],
+)
+def test_an_answer_does_not_refuse(text: str) -> None:
+    assert not refuses(text)

@@ -43,7 +43,7 @@ from toolkit.local.decision.grounding import (
     uses_given_values,
 )
 from toolkit.local.decision.kinds import is_phrase, name_before_kind, place_head, place_names
-from toolkit.local.decision.mentions import writes_out
+from toolkit.local.decision.mentions import refuses, writes_out
 from toolkit.local.decision.numbers import (
     known_numbers,
     leaves,
@@ -95,6 +95,7 @@ from toolkit.local.format.job import ChatJob, SamplingOptions
 from toolkit.local.format.json_scan import JsonScanner
 from toolkit.local.format.parser import ToolCallStream, parse_tool_calls
 from toolkit.local.format.stops import repetition_start
+from toolkit.wire import content_text
 
 if TYPE_CHECKING:  # calls are decoded on a loaded engine; the llama.cpp module is the runtime's
     from toolkit.local.runtime.engine import Engine
@@ -198,25 +199,27 @@ class CallWriter:
             opening=call_opening(names or self.job.tool_names) if opening is None else opening,
         )
         pieces: list[str] = []
-        scanner = JsonScanner(values_under="arguments", skip_prefix=True) if doomed else None
+        scanner = JsonScanner(values_under="arguments", skip_prefix=True)
         written: dict[str, Any] = {}
         same: list[Any] = []  # the run of equal values just written
+        items: list[Any] = []  # the keys of the values just written, in a run of one key
+        longest = self._longest_list()
         for piece in generation:
             pieces.append(piece)
             if len(pieces) % _LOOP_CHECK == 0 and repetition_start("".join(pieces)) is not None:
                 generation.close()  # a value run on in a loop ("Morgan Freeman, Morgan …")
                 self.used += generation.completion_tokens - generation.written
                 return pieces, generation, [], True
-            if scanner is None:
-                continue
             values = scanner.feed(piece)
             keys = scanner.keys[len(scanner.keys) - len(values) :]
             for value, key in zip(values, keys, strict=True):
                 if key is not None:
                     written.setdefault(key, value)
                 same = [*same, value] if same and same[-1] == value else [value]
+                items = [*items, key] if items and items[-1] == key else [key]  # a list's
                 looping = len(same) >= self.policy.max_same_values  # [1984, 1984, 1984, ...
-                if looping or doomed(value, written, _named_tool(pieces)):
+                looping = looping or len(items) > longest  # [12, 23, …, 131, 132, …
+                if looping or (doomed is not None and doomed(value, written, _named_tool(pieces))):
                     generation.close()
                     self.used += generation.completion_tokens - generation.written
                     return pieces, generation, [], True
@@ -226,6 +229,14 @@ class CallWriter:
         text = "".join(pieces)
         found = parse_tool_calls(text, self.job.tool_names, lenient=False).tool_calls
         return pieces, generation, found, False
+
+    def _longest_list(self) -> int:
+        """The most items a call's list may hold before it is a loop: the user's words and
+        numbers, counted, or :attr:`~ToolPolicy.max_list_items` when that is more."""
+        said = " ".join(
+            content_text(m.get("content")) for m in self.job.messages if m.get("role") == "user"
+        )
+        return max(self.policy.max_list_items, len(re.findall(r"\w+", said)))
 
     def _probes(
         self, turn: CallJudge, made: list[tuple[str, dict]], grammar: str
@@ -409,6 +420,7 @@ class CallWriter:
             pieces, generation, found, doomed = self._attempt(
                 self.tokens, again, turn.repeat_doom, names, opening
             )
+            doomed = doomed or not found  # ran on again (to the token limit): given up
         tried = {c["function"]["name"] for c in found} | ({turn.doomed_name} - {None})
         tried |= {_named_tool(pieces)} - {None} if doomed else set()  # a repeat, or a loop
         # Calls rejected only for values the conversation never gave: should no tool do better,
@@ -596,14 +608,17 @@ class CallWriter:
 
     def _no_answer(self, turn: CallJudge, text: str) -> bool:
         """Whether a text answer, given when every call was rejected, answers nothing: it
-        writes the call out in code (:func:`~toolkit.local.decision.mentions.writes_out`) or
-        copies the question ("Answer: get unique identifier for …?"). The rejected call it
+        writes the call out in code (:func:`~toolkit.local.decision.mentions.writes_out`),
+        copies the question ("Answer: get unique identifier for …?") or declines ("I'm
+        sorry, but I can't assist with that.": :func:`~toolkit.local.decision.mentions.
+        refuses`, :attr:`~ToolPolicy.refusals_looked_up`). The rejected call it
         stands for (:attr:`unread_call`) is made then (:attr:`~ToolPolicy.unread_text_calls`)."""
         if self.unread_call is None:
             return False
         said = re.sub(r"(?i)^\s*answer\s*:\s*", "", text)
         echo = bool(said) and folded(said) == folded(turn.question)
-        return echo or bool(writes_out(text, self.job.tool_names))
+        declined = self.policy.refusals_looked_up and refuses(text)
+        return echo or declined or bool(writes_out(text, self.job.tool_names))
 
     def _first_item(
         self, turn: CallJudge, tool: str, call: dict[str, Any]

@@ -67,6 +67,7 @@ from toolkit.local.decision.mentions import (
     declines_tools,
     named_tools,
     question_names,
+    refuses,
     says_kind,
     talks_about_tools,
     writes_out,
@@ -793,7 +794,12 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         if self._writes_call_out(text):
             yield from self.calls(None)  # the call, written out in a form no parser reads
             return
-        if self._describes_call(text) or self._orders_unlooked(text) or self._values_unlooked(text):
+        if (
+            self._describes_call(text)
+            or self._orders_unlooked(text)
+            or self._values_unlooked(text)
+            or self._refused_unlooked(text)
+        ):
             self.kept_text = (text, reason)  # the answer, should no sound call be found
             yield from self.calls(None, sound_only=True)
             return
@@ -872,6 +878,19 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         if self.policy.listed_names_looked_up and names_listed(question, self.job.schemas):
             return True  # "between Dunmorrow and Wrennock", of no kind the question says
         return names_of_a_kind(question, self.job.schemas)
+
+    def _refused_unlooked(self, text: str) -> bool:
+        """Before any result, once per request: whether a text answer declines ("I'm sorry,
+        but I can't assist with that.": :func:`~toolkit.local.decision.mentions.refuses`)
+        while the model would name an offered tool with at least
+        :attr:`~ToolPolicy.refusal_name_threshold`: a sound call is looked for first
+        (:attr:`~ToolPolicy.refusals_looked_up`); the text stands should none be found."""
+        if not self.policy.refusals_looked_up or not text or not self._first_read():
+            return False
+        if not refuses(text):
+            return False
+        self.measure_names()
+        return self.p_name is not None and self.p_name >= self.policy.refusal_name_threshold
 
     def _reads_mentions(self) -> bool:
         """Whether a text answer's mentions of tools are read: before any result, once per

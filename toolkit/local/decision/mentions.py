@@ -14,7 +14,9 @@ underscores for dots, or by its name's last dotted part when that part is no pla
 ("fetch_data" of "employee.fetch_data", "listExports"): "get" or "search" alone is the
 language, not a tool. A text that names a tool in code (a fenced block, markup tags, a JSON
 string after a bracket: :func:`writes_out`) is the call written out in a form the parser cannot
-read; the decoder decodes calls then, as for a call written out in JSON.
+read; the decoder decodes calls then, as for a call written out in JSON. A text that opens by
+declining ("I'm sorry, but I can't assist with that.": :func:`refuses`) says the model cannot
+answer from what it knows; the decoder looks for a sound call then too.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ __all__ = [
     "declines_tools",
     "named_tools",
     "question_names",
+    "refuses",
     "says_kind",
     "talks_about_tools",
     "writes_out",
@@ -246,3 +249,26 @@ def question_names(question: str, tool_names: Iterable[str]) -> list[str]:
         if words and all(any(_same_word(w, s) for s in said) for w in words):
             found.append(name)
     return found
+
+
+#: The opening of a text that declines to answer: an apology, or "I can't …".
+_REFUSAL = re.compile(
+    r"^\W*(?:I'?m sorry|I am sorry|sorry|I apologi[sz]e|unfortunately|I can(?:not|'t|’t)\b"
+    r"|I(?:'m| am) (?:not able|unable)|I do(?:n't|n’t| not) have (?:access|the ability)"
+    r"|(?:很)?抱歉|对不起|我(?:无法|不能|没有办法))",
+    re.IGNORECASE,
+)
+
+
+def refuses(text: str) -> bool:
+    """Whether a text answer opens by declining ("I'm sorry, but I can't assist with that.",
+    "Unfortunately, I don't have…", "抱歉，我无法…"): the model's word that it cannot answer
+    from what it knows.
+
+    Args:
+        text: The answer.
+
+    Returns:
+        True when it declines.
+    """
+    return _REFUSAL.search(text.strip()) is not None

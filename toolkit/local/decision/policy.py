@@ -141,6 +141,7 @@ RESULTS_NUDGE = "Answer the user's question in plain text using the function res
 _PROBABILITIES = (
     "text_threshold",
     "name_threshold",
+    "refusal_name_threshold",
     "name_floor",
     "alternative_threshold",
     "waiting_alternative_threshold",
@@ -162,6 +163,10 @@ class ToolPolicy:
             (not opening a call) is at least this; lower means more calls.
         name_threshold: Answer in text when the model's probability of naming one of the
             offered tools is below this.
+        refusal_name_threshold: A text answer that declines (:attr:`refusals_looked_up`)
+            is replaced by a sound call only when the model would name an offered tool with
+            at least this probability. On the BFCL dev cases, the declining first answers
+            that should stay text had 0.0 and 0.23.
         name_floor: While a tool name is scored token by token, a running probability under
             this counts as zero (the name is not followed further: it saves evaluations).
         alternative_threshold: When the most likely call is redundant, another tool is tried
@@ -233,6 +238,11 @@ class ToolPolicy:
             loop (``"values": [1984, 1984, 1984, ...`` until the token budget ends) and is
             given up like a repeat: the next most likely tool is tried. The longest such run
             in BFCL's ground truth is a short list of zeros.
+        max_list_items: A call whose list runs on past this many items, and past as many
+            as the user wrote words and numbers, is in a loop (``"numbers": [12, 23, 34, …,
+            131, 132, …`` asked for two distilleries' staff before any lookup) and is given
+            up like a repeat. The longest list in BFCL's ground truth holds 20 items, for a
+            question of 41 numbers.
         nudge: Sentence added to the system turn for ``tool_choice="auto"``; ``None`` or
             ``""`` adds nothing.
         drop_repeated_calls: Drop calls identical to one made earlier in the conversation.
@@ -848,6 +858,13 @@ class ToolPolicy:
             notation, "next week" or "from rest", now read — and one, guesses inside the
             object it takes, is made once they are left out
             (:func:`~toolkit.local.decision.grounding.without_unfounded`).
+        refusals_looked_up: A text answer that opens by declining ("I'm sorry, but I can't
+            assist with that.": :func:`~toolkit.local.decision.mentions.refuses`) is the
+            model's word that it cannot answer from what it knows. Before any result, once
+            per request, a sound call is looked for then (with
+            :attr:`refusal_name_threshold`); and when every call was rejected and the text
+            answer declines, the likeliest rejected call is made as for a text that says
+            nothing (:attr:`unread_text_calls`). Either way the text stands when no call is.
         invented_texts_fallback: A call whose required text (or list of texts) shares no
             word with the conversation in any form
             (:func:`~toolkit.local.decision.grounding.invented_texts`: ``location="Los
@@ -864,6 +881,7 @@ class ToolPolicy:
 
     text_threshold: float = 0.3
     name_threshold: float = 0.5
+    refusal_name_threshold: float = 0.5
     name_floor: float = 1e-3
     alternative_threshold: float = 0.01
     waiting_alternative_threshold: float = 0.0
@@ -879,6 +897,7 @@ class ToolPolicy:
     min_extra_call_tokens: int = 9
     max_calls: int = 8
     max_same_values: int = 16
+    max_list_items: int = 16
     nudge: str | None = DEFAULT_NUDGE
     drop_repeated_calls: bool = True
     forbidden_in_text: tuple[str, ...] = ('"name', '"arguments', '"parameters', "'name'")
@@ -930,6 +949,7 @@ class ToolPolicy:
     stated_choices: bool = True
     stated_spellings: bool = True
     stated_flags: bool = True
+    refusals_looked_up: bool = True
     judged_as_sent: bool = True
     hemisphere_signs: bool = True
     described_formats: bool = True
@@ -990,6 +1010,6 @@ class ToolPolicy:
             value = getattr(self, name)
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"{name} must be within [0, 1], got {value}.")
-        for name in ("max_calls", "min_extra_call_tokens", "max_same_values"):
+        for name in ("max_calls", "min_extra_call_tokens", "max_same_values", "max_list_items"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}.")
