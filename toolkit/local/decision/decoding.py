@@ -108,6 +108,7 @@ from toolkit.local.decision.signals import NOT_TEXT_STARTS, name_probabilities, 
 from toolkit.local.decision.turn import (
     CallJudge,
     failed,
+    failed_off_the_question,
     folded,
     has_results,
     is_error,
@@ -921,14 +922,25 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             return False
         return bool(text) and not _LETTER.search(text) and not has_results(self.job.messages)
 
-    def _plain_answer(self) -> str:
+    def _off_the_question(self) -> bool:
+        """Whether every result of this turn failed off the question
+        (:func:`~toolkit.local.decision.turn.failed_off_the_question`,
+        :attr:`~ToolPolicy.off_question_failures_plain`): the answer is then the one written
+        as though no tool were offered."""
+        if not self.policy.off_question_failures_plain or self.job.text_schema is not None:
+            return False
+        return failed_off_the_question(self.job.messages)
+
+    def _plain_answer(self, asked_only: bool = False) -> str:
         """The model's answer to the conversation written without the tools' prompt: with
         the tools before it the small model answers "How many months are in a year?" with
         "1", without them "There are 12 months in a year." A call it writes there is
-        nothing (the text stops at it)."""
-        tokens = self.engine.tokenize(
-            render_prompt(self.job.messages, None, template=self.template)
-        )
+        nothing (the text stops at it). With ``asked_only``, the conversation up to the
+        question (this turn's calls and results left out)."""
+        messages = self.job.messages
+        if asked_only:
+            messages = messages[: turn_start(messages) + 1]
+        tokens = self.engine.tokenize(render_prompt(messages, None, template=self.template))
         text, opening, _ = self._written_text(tokens)
         return (text[: opening.start()] if opening else text).strip()
 
@@ -1200,6 +1212,12 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         only: Sequence[str] = (),
         opening: str = "",
     ) -> Iterator[Event]:
+        if from_results and self._off_the_question():
+            plain = self._plain_answer(asked_only=True)  # nothing of the question looked up
+            if plain:
+                yield ContentDelta(plain)
+                yield self._finished("stop", "text")
+                return
         structured = self.job.text_schema is not None
         plain = bool(self.job.tools) and self.job.constrained and not structured
         # No JSON at all in a text answer to a tool prompt, nor what ``avoid`` names.

@@ -858,6 +858,12 @@ class ToolPolicy:
             notation, "next week" or "from rest", now read — and one, guesses inside the
             object it takes, is made once they are left out
             (:func:`~toolkit.local.decision.grounding.without_unfounded`).
+        off_question_failures_plain: When every result of the turn failed and no failure
+            shares a word with the question once the refused value is left out
+            (:func:`~toolkit.local.decision.turn.failed_off_the_question`: "《论语》主要记录的是
+            哪位古代思想家…？" asked of a sawmill lookup), the tools had nothing to do with the
+            question: it is answered as though no tool were offered, not with what went
+            wrong ("无法得到答案。").
         refusals_looked_up: A text answer that opens by declining ("I'm sorry, but I can't
             assist with that.": :func:`~toolkit.local.decision.mentions.refuses`) is the
             model's word that it cannot answer from what it knows. Before any result, once
@@ -950,6 +956,7 @@ class ToolPolicy:
     stated_spellings: bool = True
     stated_flags: bool = True
     refusals_looked_up: bool = True
+    off_question_failures_plain: bool = True
     judged_as_sent: bool = True
     hemisphere_signs: bool = True
     described_formats: bool = True

@@ -47,6 +47,7 @@ from toolkit.local.decision.forms import (
     without_possessive,
 )
 from toolkit.local.decision.grounding import (
+    FUNCTION_WORDS,
     CallHistory,
     arguments_of,
     conversation_text,
@@ -93,6 +94,7 @@ __all__ = [
     "all_failed",
     "asked_for",
     "failed",
+    "failed_off_the_question",
     "folded",
     "has_results",
     "holds_value",
@@ -276,6 +278,51 @@ def all_failed(messages: Sequence[Mapping[str, Any]]) -> bool:
     """
     results = [m for m in messages[turn_start(messages) :] if m.get("role") == "tool"]
     return bool(results) and all(failed(m) for m in results)
+
+
+#: The words of any refusal ("No sawmill named …. Known: …"), and words that join others.
+_REFUSAL_WORDS = frozenset(
+    root(w) for w in ["named", "known", "found", "unknown", "error", "available", *FUNCTION_WORDS]
+)
+#: What a refusal quotes: the value it refused ("No sawmill named '主要记录'").
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|‘[^’]*’|“[^”]*”")
+
+
+def _topic(text: str) -> set[str]:
+    """A text's words that say what it is about: Latin words of four letters or more, by their
+    roots (function words aside), and each two characters in a row of a script written
+    without spaces."""
+    latin = {root(w) for w in re.findall(r"[a-z]{4,}", text.casefold())} - _REFUSAL_WORDS
+    spaceless = {
+        run[i : i + 2]
+        for run in re.findall(r"[\u3040-\u30ff\u3400-\u9fff]+", text)
+        for i in range(len(run) - 1)
+    }
+    return latin | spaceless
+
+
+def failed_off_the_question(messages: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether every result of this turn failed, and no failure shares a word with the question
+    once the value it refused is left out: the lookup was of nothing the question is about.
+    "《论语》主要记录的是哪位古代思想家…？" asked of ``sawmill_record("主要记录")`` ("No sawmill
+    named '主要记录'. Known: Hollow Pine Sawmill (空松锯木厂), …"), "Who painted The Starry
+    Night?" of a distillery lookup. A name the tool does not know, of a kind the question says
+    ("Amberwik Distillery", refused among "Amberwick Distillery (琥珀溪香水坊)"), shares the
+    kind's word.
+
+    Args:
+        messages: OpenAI messages.
+
+    Returns:
+        True when every result failed off the question.
+    """
+    if not all_failed(messages):
+        return False
+    asked = _topic(last_question(messages))
+    results = [m for m in messages[turn_start(messages) :] if m.get("role") == "tool"]
+    return all(
+        not (_topic(_QUOTED.sub(" ", content_text(m.get("content")))) & asked) for m in results
+    )
 
 
 #: A result that is a number alone (an arithmetic tool's).
