@@ -1775,6 +1775,21 @@ def test_a_question_no_tool_is_about_is_answered_once_its_calls_fail(local_serve
     assert "Paris" in (message.content or ""), message.content
 
 
+# The same in Chinese: the refusal quotes the value, a phrase of the question ("主要记录"),
+# which said nothing of what the question is about; the answer had been "无法得到答案。".
+
+
+def test_a_chinese_question_no_tool_is_about_is_answered_once_its_calls_fail(local_server) -> None:
+    messages: list[dict] = [
+        {"role": "user", "content": "《论语》主要记录的是哪位古代思想家和他弟子的言行？"},
+        _asked("c1", "get_dock", {"name": "主要记录"}),
+        _answered("c1", "Error: No dock called '主要记录'. Known docks: Amber Dock, Birch Dock"),
+    ]
+    message = _reply(local_server, messages, get_dock)
+    assert not message.tool_calls, message.tool_calls
+    assert "孔子" in (message.content or ""), message.content
+
+
 # 49. One value of each of several records, asked by its label: the small model looked up
 # the entities the records name, added years and stated those sums. The answer is due once
 # every record gives the asked value, and it states each.

@@ -36,6 +36,7 @@ from toolkit.local.decision.records import (
 )
 from toolkit.local.decision.turn import (
     CallJudge,
+    failed_off_the_question,
     results_combined,
     untried_after_failures,
     unused_numbers,
@@ -1238,3 +1239,39 @@ def test_an_arithmetic_call_that_undoes_the_last_step_is_rejected():
     assert not judge.undoes_last_step(
         {"function": {"name": "add_up", "arguments": '{"a": 100, "b": 5}'}}
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "value", "result", "off"),
+    [
+        (
+            "《论语》主要记录的是哪位古代思想家和他弟子的言行？",
+            '{"name": "主要记录"}',
+            "No sawmill named '主要记录'. Known: Hollow Pine Sawmill (空松锯木厂), 灰谷锯木厂.",
+            True,
+        ),
+        (
+            "Who painted The Starry Night?",
+            '{"name": "The Starry Night"}',
+            "Error: No perfume distillery named 'The Starry Night'. Known: Amberwick Distillery",
+            True,
+        ),
+        # a name of a kind the question says: the kind's word is shared
+        (
+            "How many staff does Amberwik Distillery have?",
+            '{"name": "Amberwik Distillery"}',
+            "Error: No perfume distillery named 'Amberwik Distillery'. Known: Amberwick Distillery",
+            False,
+        ),
+        (
+            "灰谷锯木场有几台锯？",
+            '{"name": "灰谷锯木场"}',
+            "No sawmill named '灰谷锯木场'. Known: Hollow Pine Sawmill (空松锯木厂), 灰谷锯木厂.",
+            False,
+        ),
+        # a result that did not fail
+        ("Who painted The Starry Night?", '{"name": "x"}', "Painted by Vincent van Gogh", False),
+    ],
+)
+def test_failures_off_the_question(question: str, value: str, result: str, off: bool) -> None:
+    assert failed_off_the_question(_turn(question, value, result)) is off
