@@ -152,6 +152,8 @@ def test_a_question_says_a_kind_by_its_word_or_its_maker(question: str, tool: st
         "抱歉，我无法查询。",
         "很抱歉，我没有这个信息。",
         "我无法回答这个问题。",
+        "Answer: 无法确定",
+        "答：不知道。",
     ],
 )
 def test_a_text_that_opens_by_declining_refuses(text: str) -> None:
@@ -164,7 +166,8 @@ def test_a_text_that_opens_by_declining_refuses(text: str) -> None:
         "The capital of Australia is Canberra.",
         "Sorrento is a town in Italy.",  # a word that begins like "sorry"
         "It can't be colder than absolute zero.",  # "can't" later in the answer
-        "我无法想象的美景：黄山。"[3:],  # not at its opening
+        "黄山的美景让人无法想象。",  # not at its opening
+        "Answer: 42",
         "",
     ],
 )

@@ -472,7 +472,8 @@ class CallWriter:
                 fits = given or turn.asks_for(tool, [])
                 stated = not self._holds_unstated_number(turn, found[0])
                 stated = stated and not self._holds_invented_text(turn, found[0])
-                if fits and stated and not turn.names_no_thing(found[0]):  # a phrase is no name
+                stated = stated and not turn.names_no_thing(found[0])  # a phrase is no name
+                if fits and stated:
                     fallbacks.append((given, p, -len(fallbacks), (pieces, generation, found)))
                 if self.unread_call is None and stated and turn.shares_words(found[0]):
                     self.unread_call = (pieces, generation, found)

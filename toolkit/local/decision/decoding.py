@@ -48,7 +48,13 @@ import numpy as np
 
 from toolkit.errors import PromptError
 from toolkit.local.decision.arithmetic import Tools, arithmetic_tools
-from toolkit.local.decision.asking import asked_order, asks_combination, asks_difference, asks_each
+from toolkit.local.decision.asking import (
+    asked_order,
+    asks_arithmetic,
+    asks_combination,
+    asks_difference,
+    asks_each,
+)
 from toolkit.local.decision.calling import CallWriter
 from toolkit.local.decision.chains import kind_named, linked_names, refers_back
 from toolkit.local.decision.combining import arithmetic_calls
@@ -564,7 +570,10 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         label the question names (:func:`~toolkit.local.decision.records.asked_number`,
         :attr:`~ToolPolicy.asked_fields`), when every record of that tool gives one and it
         is the only such tool: "how many fragrances each of these houses offers" over three
-        perfumeries' records is 74, 112 and 89. ``None`` otherwise."""
+        perfumeries' records is 74, 112 and 89. A question that asks for no arithmetic at all
+        (:func:`~toolkit.local.decision.asking.asks_arithmetic`) asks for each value too
+        ("the monthly bottle output of Amberwick Distillery and of Saffir & Dune",
+        :attr:`~ToolPolicy.values_without_arithmetic`). ``None`` otherwise."""
         entries = self.asked_entries()
         return None if entries is None else [number for _, number in entries]
 
@@ -574,7 +583,10 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         if not self.policy.asked_fields:
             return None
         question = last_question(self.job.messages)
-        if not asks_each(question) or asks_combination(question) or asked_order(question):
+        each = asks_each(question) or (
+            self.policy.values_without_arithmetic and not asks_arithmetic(question)
+        )
+        if not each or asks_combination(question) or asked_order(question):
             return None
         calls, results = turn_calls(self.job.messages)
         by_tool: dict[str, dict[str, str]] = {}

@@ -253,17 +253,18 @@ def question_names(question: str, tool_names: Iterable[str]) -> list[str]:
 
 #: The opening of a text that declines to answer: an apology, or "I can't …".
 _REFUSAL = re.compile(
-    r"^\W*(?:I'?m sorry|I am sorry|sorry|I apologi[sz]e|unfortunately|I can(?:not|'t|’t)\b"
+    r"^\W*(?:(?:answer|答案?|回答)\s*[:：]\s*)?"  # a label the small model writes first
+    r"(?:I'?m sorry|I am sorry|sorry|I apologi[sz]e|unfortunately|I can(?:not|'t|’t)\b"
     r"|I(?:'m| am) (?:not able|unable)|I do(?:n't|n’t| not) have (?:access|the ability)"
-    r"|(?:很)?抱歉|对不起|我(?:无法|不能|没有办法))",
+    r"|(?:很)?抱歉|对不起|我?(?:无法|不能|没有办法)|我?不(?:知道|清楚|确定))",
     re.IGNORECASE,
 )
 
 
 def refuses(text: str) -> bool:
     """Whether a text answer opens by declining ("I'm sorry, but I can't assist with that.",
-    "Unfortunately, I don't have…", "抱歉，我无法…"): the model's word that it cannot answer
-    from what it knows.
+    "Unfortunately, I don't have…", "抱歉，我无法…", "Answer: 无法确定"): the model's word that
+    it cannot answer from what it knows.
 
     Args:
         text: The answer.

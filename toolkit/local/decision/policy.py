@@ -834,6 +834,11 @@ class ToolPolicy:
             :func:`~toolkit.local.decision.records.asked_number`), a final answer that leaves
             that number out is written again stating it, as for ``state_result``: the small
             model answered with the visitors.
+        values_without_arithmetic: A question that asks for no arithmetic
+            (:func:`~toolkit.local.decision.asking.asks_arithmetic`) over several records of
+            one tool asks for each record's value, as "each" does: the answer is due once
+            every record gives the value its label names. "Could you check the monthly bottle
+            output of Amberwick Distillery and of Saffir & Dune?" had been summed (1720).
         answer_in_sentences: A final answer of two lines or more, each a result all but whole
             ("灰林火山监测站：海拔1286米，……" twice, for "分别是多少米？"), is written again without
             a line break or the separator the results write after their names, so that it
@@ -957,6 +962,7 @@ class ToolPolicy:
     stated_flags: bool = True
     refusals_looked_up: bool = True
     off_question_failures_plain: bool = True
+    values_without_arithmetic: bool = True
     judged_as_sent: bool = True
     hemisphere_signs: bool = True
     described_formats: bool = True
