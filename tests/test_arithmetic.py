@@ -254,3 +254,16 @@ def test_a_sum_inside_a_plan_of_other_steps_is_a_list_of_two():
     assert steps_due(plan, tools, [], []) == [("total", {"numbers": [23, 19]})]
     made = [_call("total", {"numbers": [19, 23]}, 0)]
     assert steps_due(plan, tools, made, ["42"]) == [("product", {"a": 42, "b": 3})]
+
+
+def test_a_story_told_in_time_is_read_by_precedence_a_chain_of_operations_in_order() -> None:
+    # "之后" and "又" tell the story's time, not a step on a result: 75 + (46 * 15)
+    story = (
+        "仓库里原本存着75公斤茶叶，之后茶园连续15天每天又送来46公斤，现在仓库里一共有多少公斤茶叶？"
+    )
+    plan = read_plan("75 + 46 * 15", story)
+    assert plan is not None and plan.value == 765
+    # a chain that names its operations is read in the order it is told
+    chain = "128 加 76，然后把结果除以 4"
+    plan = read_plan("128 + 76 / 4", chain)
+    assert plan is not None and plan.value == 51

@@ -43,3 +43,12 @@ def test_a_count_multiplied_with_a_rate_it_does_not_go_with_is_added_after(
     expression, question, expected
 ):
     assert regrouped(expression, question) == expected
+
+
+def test_a_rate_added_to_a_count_of_what_it_is_per_is_a_product() -> None:
+    question = "一瓶香水小样卖35元，今天卖出了12瓶，扣掉130元的材料成本后，今天净赚多少元？"
+    assert regrouped("(35 - 12) - 130", question) == "35 * 12 - 130"
+    assert regrouped("35 * 12 - 130", question) is None
+    # 一 that is part of a number, or no measure word, says nothing of a rate
+    assert regrouped("21 - 12", "二十一瓶卖了12瓶，还剩几瓶？") is None
+    assert regrouped("30 + 12", "一共有30元，又得到12元，现在有多少元？") is None

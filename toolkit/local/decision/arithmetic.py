@@ -314,7 +314,7 @@ def read_plan(expression: str, question: str) -> Plan | None:
         in the next step.
     """
     plan = _as_plan(expression, question)
-    if plan is None and _STEP_BY_STEP.search(question) is None:
+    if plan is None and not _told_in_steps(question):
         factored = factored_out(expression)
         plan = _as_plan(factored, question) if factored is not None else None
     return plan
@@ -385,7 +385,7 @@ def _same_number(a: ast.AST, b: ast.AST) -> bool:
 
 def _as_plan(expression: str, question: str) -> Plan | None:
     """The expression as a plan, when it is one the question asks for (:func:`read_plan`)."""
-    step_by_step = _STEP_BY_STEP.search(question) is not None
+    step_by_step = _told_in_steps(question)
     steps: list[Step] = []
     try:
         if step_by_step:  # told in order: read in order ("58 * 7 - 146 / 13" is (58*7-146)/13)
@@ -418,6 +418,22 @@ _STEP_BY_STEP = re.compile(
     r"|然后|再|最后|之后|接着|结果|所得|把和|把差|把积|把商",
     re.IGNORECASE,
 )
+#: Words that name an operation: a chain of steps tells them ("add 7 to that", "把结果除以 4");
+#: a story's "之后" or "再" without them is time, not a step ("之后 15 天每天又送来 46 公斤").
+_OPERATION_WORDS = re.compile(
+    r"\b(?:add|plus|subtract|minus|multipl|times|divide|halve|double|triple|square|sum"
+    r"|product|difference|quotient|percent|increase|decrease|reduce)"
+    r"|加|减|乘|除|一半|平方|翻倍|[两三四五六七八九十]倍|百分",
+    re.IGNORECASE,
+)
+
+
+def _told_in_steps(question: str) -> bool:
+    """Whether a question is a chain of steps (:data:`_STEP_BY_STEP`) that names its operations
+    (:data:`_OPERATION_WORDS`)."""
+    return _STEP_BY_STEP.search(question) is not None and bool(_OPERATION_WORDS.search(question))
+
+
 #: A number, an operation or a parenthesis of an expression.
 _TOKEN = re.compile(r"\s*(\d+(?:\.\d+)?|[-+*/()])")
 

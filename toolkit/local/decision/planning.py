@@ -131,6 +131,8 @@ class PlanWriter:
         if grammar is None:
             return None
         expressions = [self._expression(p, question, grammar) for p in EXPRESSION_PROMPTS]
+        if self.policy.units_regrouped:  # each reading with its count out of the product
+            expressions = [regrouped(e, question) or e for e in expressions]
         plan = agreed_plan(expressions, question)
         if plan is None:
             return None

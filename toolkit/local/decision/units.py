@@ -7,9 +7,11 @@ and a rate's is also what it is per ("28 瓶" after 每桶, "36 cheese wheels a 
 candles an hour"). A rate and a count of what it is per go together; so when a plan multiplies
 a sum or difference of two numbers by a third, and only one of the two goes with the third,
 the other is no count of the same thing: it is added (or taken) after the product —
-``15 * 28 + 64``. :func:`regrouped` writes the plan's expression so. A number without a unit
-of its own in the clause of the other ("3 hours in the morning and 5 in the afternoon") counts
-what that one counts.
+``15 * 28 + 64``. A rate added to (or taken from) a count of what it is per is a product:
+"一瓶香水小样卖35元，今天卖出了12瓶" planned ``35 - 12`` is ``35 * 12`` (a clause's "一瓶" says
+what the number after it is per). :func:`regrouped` writes the plan's expression so. A number
+without a unit of its own in the clause of the other ("3 hours in the morning and 5 in the
+afternoon") counts what that one counts.
 """
 
 from __future__ import annotations
@@ -45,6 +47,11 @@ _EN_NOT_UNITS = frozenset(
 _ZH_NUMBER = re.compile(r"(\d+(?:\.\d+)?)\s*([\u4e00-\u9fff])")
 #: 每 and the measure word it is per ("每桶", "每小时").
 _ZH_PER = re.compile(r"每\s*(?:个)?([\u4e00-\u9fff])")
+#: 一 and a measure word, a clause's "one of them" that a number after it is per ("一瓶香水小样
+#: 卖35元": 35 元 per 瓶).
+_ZH_ONE = re.compile(
+    r"(?<![\d十百千万])一\s*([个只瓶块箱桶袋盒包件条张本台辆棵头匹斤份杯碗把双套天周次位名])"
+)
 #: Where a clause ends.
 _CLAUSE = re.compile(r"[,.;:!?，。；：！？]")
 
@@ -61,6 +68,8 @@ def _counted(question: str) -> dict[float, _Counted]:
         for match in _ZH_NUMBER.finditer(question):
             start = max((e + 1 for e in ends if e < match.start()), default=0)
             per = _ZH_PER.search(question, start, match.start())
+            one = _ZH_ONE.search(question, start, match.start())
+            per = per or (one if one and one[1] != match[2] else None)
             counted = _Counted(match[2], per[1] if per else None, clause(match.start()))
             found.setdefault(float(match[1]), []).append(counted)
     else:
@@ -92,6 +101,12 @@ def _regroup(node: ast.AST, counted: dict[float, _Counted]) -> ast.AST:
     if not isinstance(node, ast.BinOp):
         return node
     node = ast.BinOp(_regroup(node.left, counted), node.op, _regroup(node.right, counted))
+    if isinstance(node.op, ast.Add | ast.Sub) and all(
+        isinstance(n, ast.Constant) for n in (node.left, node.right)
+    ):
+        left, right = (counted.get(float(n.value)) for n in (node.left, node.right))  # type: ignore[union-attr]
+        if left is not None and right is not None and _goes_with(left, right):
+            return ast.BinOp(node.left, ast.Mult(), node.right)  # a rate and what it is per
     if not isinstance(node.op, ast.Mult):
         return node
     for inner, factor in ((node.left, node.right), (node.right, node.left)):
