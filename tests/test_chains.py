@@ -1275,3 +1275,23 @@ def test_an_arithmetic_call_that_undoes_the_last_step_is_rejected():
 )
 def test_failures_off_the_question(question: str, value: str, result: str, off: bool) -> None:
     assert failed_off_the_question(_turn(question, value, result)) is off
+
+
+def test_a_refused_name_is_asked_of_a_lookup_by_key_before_a_tool_of_any_text():
+    def tool(name: str, key: str) -> dict:
+        parameters = {"type": "object", "properties": {key: {"type": "string"}}, "required": [key]}
+        return {"type": "function", "function": {"name": name, "parameters": parameters}}
+
+    question = "Velloria House gets its orchids from a nursery. What city is that nursery in?"
+    refusal = "No orchid nursery named 'Velloria House'. Known: Moonpetal Nursery."
+    refused = ([("find_orchid_nursery", '{"name": "Velloria House"}')], [refusal])
+    messages = _steps(question, refused)
+
+    def untried(*tools: dict) -> list:
+        job = ChatJob(messages=messages, tools=[tool("find_orchid_nursery", "name"), *tools])
+        return CallJudge(job, ToolPolicy(), auto=True).names_for_untried()
+
+    text, by_name = tool("reverse_text", "text"), tool("fetch_distillery", "name")
+    assert untried(text, by_name) == [("fetch_distillery", {"name": "Velloria House"})]
+    # with no lookup by key, a tool of any text is still asked
+    assert untried(text) == [("reverse_text", {"text": "Velloria House"})]

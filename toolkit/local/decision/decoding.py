@@ -705,7 +705,9 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         combination, no order, no "how many", "what year", "when"): the words the turn's
         last record gives under the label the question says
         (:func:`~toolkit.local.decision.records.asked_text`, :attr:`~ToolPolicy.asked_texts`),
-        when no earlier record of the turn gives any and every offered tool whose kind the
+        when no earlier record of the turn gives any (or the last is the record a chain
+        reached: :func:`~toolkit.local.decision.naming.reached_record`, "what city is that
+        nursery in?" past the distillery's own city) and every offered tool whose kind the
         question names has answered. "Who's the head falconer at that place?" once the
         falconry centre's record ("head falconer: Tobias Venn") is in: the small model had
         named the centre as its own head falconer."""
@@ -723,7 +725,9 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             return None
         ignore = self._tool_words()
         found = [asked_text(record, question, ignore) for _, record in answered]
-        if any(words is not None for words in found[:-1]):
+        reached = reached_record(self.job.messages)
+        last = reached is not None and reached[1] == answered[-1][1]  # a chain's last record
+        if any(words is not None for words in found[:-1]) and not last:
             return None  # each record's words, or the way to the thing asked about
         return found[-1]
 

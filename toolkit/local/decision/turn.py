@@ -267,6 +267,10 @@ def step_results(
     return [[(c, answers.get(c.get("id"))) for c in turn[i]["tool_calls"]] for i in steps]
 
 
+#: Words of a parameter that takes a key: what a lookup is asked by.
+_KEYS = frozenset({"name", "id", "title", "key", "code"})
+
+
 def all_failed(messages: Sequence[Mapping[str, Any]]) -> bool:
     """Whether every tool result since the last user message is an error (:func:`failed`).
 
@@ -906,7 +910,9 @@ class CallJudge:
         words, asked of each tool that looks things up by name and was not called yet — the
         chain's first step may be another kind's (:attr:`~ToolPolicy.named_kinds`). Beside
         lookups that answered for other names, a refused name goes on only when its words
-        state no refusing tool's kind (:attr:`~ToolPolicy.refused_names_elsewhere`)."""
+        state no refusing tool's kind (:attr:`~ToolPolicy.refused_names_elsewhere`). Tools that
+        take it as a key (a ``name``, ``id``, ``title``) come before those that take any text
+        (``reverse_text(text)``), which are asked only when there is no such tool."""
         if not self.auto or not self.policy.named_kinds:
             return []
         lookups = self.lookups
@@ -928,7 +934,9 @@ class CallJudge:
         ):
             return []
         called = {tool for tool, _ in self.turn_calls}
-        return [(t, {k: names[0]}) for t, k in lookups.items() if t not in called]
+        options = [(t, {k: names[0]}) for t, k in lookups.items() if t not in called]
+        keyed = [o for o in options if set(re.findall(r"[a-z]+", lookups[o[0]].casefold())) & _KEYS]
+        return keyed or options
 
     def refused(self, tool: str, arguments: Mapping[str, Any]) -> bool:
         """Whether a call of this turn asked the tool these arguments and failed."""
