@@ -1295,3 +1295,14 @@ def test_a_refused_name_is_asked_of_a_lookup_by_key_before_a_tool_of_any_text():
     assert untried(text, by_name) == [("fetch_distillery", {"name": "Velloria House"})]
     # with no lookup by key, a tool of any text is still asked
     assert untried(text) == [("reverse_text", {"text": "Velloria House"})]
+
+
+def test_a_failure_of_a_tool_the_question_names_is_on_the_question():
+    messages = _turn(
+        "What's the weather in Paris?",
+        '{"city": "Paris"}',
+        "Error: tool 'get_weather' failed: Unknown city 'Paris'. Ask for one of: 北京 (Beijing)",
+    )
+    assert failed_off_the_question(messages)  # as tool "f": nothing shared
+    messages[1]["tool_calls"][0]["function"]["name"] = "get_weather"
+    assert not failed_off_the_question(messages)

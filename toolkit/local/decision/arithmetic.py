@@ -418,20 +418,19 @@ _STEP_BY_STEP = re.compile(
     r"|然后|再|最后|之后|接着|结果|所得|把和|把差|把积|把商",
     re.IGNORECASE,
 )
-#: Words that name an operation: a chain of steps tells them ("add 7 to that", "把结果除以 4");
-#: a story's "之后" or "再" without them is time, not a step ("之后 15 天每天又送来 46 公斤").
-_OPERATION_WORDS = re.compile(
-    r"\b(?:add|plus|subtract|minus|multipl|times|divide|halve|double|triple|square|sum"
-    r"|product|difference|quotient|percent|increase|decrease|reduce)"
-    r"|加|减|乘|除|一半|平方|翻倍|[两三四五六七八九十]倍|百分",
-    re.IGNORECASE,
-)
+#: Chinese words that name an operation: a chain of steps tells them ("把结果除以 4"); a
+#: story's "之后" or "再" without them is time, not a step ("之后 15 天每天又送来 46 公斤").
+_ZH_OPERATIONS = re.compile(r"加|减|乘|除|一半|平方|翻倍|[两三四五六七八九十]倍|百分")
 
 
 def _told_in_steps(question: str) -> bool:
-    """Whether a question is a chain of steps (:data:`_STEP_BY_STEP`) that names its operations
-    (:data:`_OPERATION_WORDS`)."""
-    return _STEP_BY_STEP.search(question) is not None and bool(_OPERATION_WORDS.search(question))
+    """Whether a question is a chain of steps (:data:`_STEP_BY_STEP`): in English by its words
+    alone ("and then a neighbour gives him 30 more"), in Chinese when it also names its
+    operations (:data:`_ZH_OPERATIONS`)."""
+    cue = _STEP_BY_STEP.search(question)
+    if cue is None:
+        return False
+    return cue.group().isascii() or _ZH_OPERATIONS.search(question) is not None
 
 
 #: A number, an operation or a parenthesis of an expression.

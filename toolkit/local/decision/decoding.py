@@ -942,7 +942,8 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         """Whether every result of this turn failed off the question
         (:func:`~toolkit.local.decision.turn.failed_off_the_question`,
         :attr:`~ToolPolicy.off_question_failures_plain`): the answer is then the one written
-        as though no tool were offered."""
+        as though no tool were offered, unless it states a number the question does not (a
+        price or a temperature no tool gave)."""
         if not self.policy.off_question_failures_plain or self.job.text_schema is not None:
             return False
         return failed_off_the_question(self.job.messages)
@@ -1230,7 +1231,8 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
     ) -> Iterator[Event]:
         if from_results and self._off_the_question():
             plain = self._plain_answer(asked_only=True)  # nothing of the question looked up
-            if plain:
+            asked = {magnitude(n) for n in said_numbers(last_question(self.job.messages))}
+            if plain and all(magnitude(n) in asked for n in said_numbers(plain)):
                 yield ContentDelta(plain)
                 yield self._finished("stop", "text")
                 return

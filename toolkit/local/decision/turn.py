@@ -312,7 +312,8 @@ def failed_off_the_question(messages: Sequence[Mapping[str, Any]]) -> bool:
     named '主要记录'. Known: Hollow Pine Sawmill (空松锯木厂), …"), "Who painted The Starry
     Night?" of a distillery lookup. A name the tool does not know, of a kind the question says
     ("Amberwik Distillery", refused among "Amberwick Distillery (琥珀溪香水坊)"), shares the
-    kind's word.
+    kind's word; a question that says a word of a failed tool's name ("What's the weather in
+    Paris?" of ``get_weather``) is about what the tool does.
 
     Args:
         messages: OpenAI messages.
@@ -322,7 +323,11 @@ def failed_off_the_question(messages: Sequence[Mapping[str, Any]]) -> bool:
     """
     if not all_failed(messages):
         return False
-    asked = _topic(last_question(messages))
+    question = last_question(messages)
+    asked = _topic(question)
+    tools = {c["function"]["name"] for c in turn_calls(messages)[0]}
+    if any(_topic(" ".join(name_words(t) - ACTION_WORDS)) & asked for t in tools):
+        return False  # the tool is about what the question asks ("weather" of get_weather)
     results = [m for m in messages[turn_start(messages) :] if m.get("role") == "tool"]
     return all(
         not (_topic(_QUOTED.sub(" ", content_text(m.get("content")))) & asked) for m in results
