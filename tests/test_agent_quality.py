@@ -3275,23 +3275,20 @@ def test_the_years_a_record_will_have_lasted_by_a_stated_year_are_their_differen
 # entry", the model called ``find_attractions(location="Berlin, Germany")`` alone, and "Lisboa"
 # for the user's "Lisbon" besides.
 
+
+def _yes_or_no(description: str) -> dict:
+    return {"type": "string", "enum": ["True", "False", "dontcare"], "default": "dontcare"} | {
+        "description": description
+    }
+
+
 _ATTRACTIONS = _function(
     "find_attractions",
     "Browse attractions in a given city.",
     {
         "location": {"type": "string", "description": "City, e.g. 'Paris, France'."},
-        "free_entry": {
-            "type": "string",
-            "enum": ["True", "False", "dontcare"],
-            "description": "Whether entry is free.",
-            "default": "dontcare",
-        },
-        "good_for_kids": {
-            "type": "string",
-            "enum": ["True", "False", "dontcare"],
-            "description": "Whether it suits children.",
-            "default": "dontcare",
-        },
+        "free_entry": _yes_or_no("Whether entry is free."),
+        "good_for_kids": _yes_or_no("Whether it suits children."),
         "category": {
             "type": "string",
             "enum": ["Museum", "Park", "Theme Park", "Zoo", "dontcare"],
