@@ -51,7 +51,10 @@ toolkit's loop:
     no tool fits, whose words could fill one, is made a call of that tool;
 29. a question no tool fits is made a call of the one tool there is with numbers nobody
     stated (``heat_energy(1000, 4.184, 20)`` for "What is the specific heat of water?");
-30. a yes-or-no the question says ("free entry") is left out of the call.
+30. a yes-or-no the question says ("free entry") is left out of the call;
+31. a word problem told as a story is read as a chain of steps ("之后 … 又"), or a price and
+    the count sold are subtracted;
+32. a question no tool is about, asked of a lookup that failed, is answered with the failure.
 """
 
 from __future__ import annotations
@@ -3318,3 +3321,30 @@ def test_a_yes_or_no_the_question_says_is_written(local_server, question, city, 
     arguments = calls[0][1]
     assert city in arguments["location"], calls
     assert {key: arguments.get(key) for key in flags} == flags, calls
+
+
+# Word problems told as a story: "之后 … 又" is the story's time, not a chain of steps, so
+# "75 + 46 * 15" is read by precedence (it had been (75 + 46) * 15); a price of one bottle
+# and the bottles sold are a product, not a difference (the model wrote 35 - 12 twice).
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        (
+            "仓库里原本存着60公斤面粉，之后连续12天每天又送来35公斤，现在仓库里一共有多少公斤面粉？",
+            480,
+        ),
+        ("一杯果汁卖8元，今天卖出了25杯，扣掉50元的水果成本后，今天净赚多少元？", 150),
+    ],
+)
+def test_a_word_problem_told_as_a_story_is_planned_by_its_units(
+    local_server, question, answer
+) -> None:
+    tools = [add_numbers, subtract_numbers, multiply_numbers]
+    result = ToolLoop(_chat(local_server), tools).run(question)
+    assert result.answered, result.hint
+    assert re.search(rf"(?<![\d.]){answer}(?:\.0)?(?!\d|\.\d)", result.answer), (
+        result.answer,
+        _loop_calls(result),
+    )
