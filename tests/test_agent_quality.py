@@ -3280,16 +3280,14 @@ def test_the_years_a_record_will_have_lasted_by_a_stated_year_are_their_differen
 
 
 def _yes_or_no(description: str) -> dict:
-    return {"type": "string", "enum": ["True", "False", "dontcare"], "default": "dontcare"} | {
-        "description": description
-    }
+    return _text(description) | {"enum": ["True", "False", "dontcare"], "default": "dontcare"}
 
 
 _ATTRACTIONS = _function(
     "find_attractions",
     "Browse attractions in a given city.",
     {
-        "location": {"type": "string", "description": "City, e.g. 'Paris, France'."},
+        "location": _text("City, e.g. 'Paris, France'."),
         "free_entry": _yes_or_no("Whether entry is free."),
         "good_for_kids": _yes_or_no("Whether it suits children."),
         "category": {

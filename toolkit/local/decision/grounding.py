@@ -17,6 +17,7 @@ same date in another spelling: a tool's "2022-04-05" by the user's "April 5, 202
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Collection, Mapping, Sequence
@@ -842,7 +843,7 @@ def invented_texts(
     """
     properties = (parameters or {}).get("properties") or {}
     required = set((parameters or {}).get("required") or [])
-    said = {root(w) for w in re.findall(r"[^\W\d_]+", text)}
+    said, long = _said_words(text)
     found: list[str] = []
     for key in (k for k in arguments if k in required):
         schema = properties.get(key) if isinstance(properties, Mapping) else None
@@ -858,22 +859,28 @@ def invented_texts(
             words = [w for w in re.findall(r"[^\W\d_]+", item) if not w.isupper()]
             words = [w.casefold() for w in words]
             if any(len(w) >= _INVENTED_WORD for w in words) and not any(
-                root(w) in said or _begins_said(w, text) for w in words
+                root(w) in said or _begins_said(w, long) for w in words
             ):
                 found.append(item)
     return found
 
 
-def _begins_said(word: str, text: str) -> bool:
-    """Whether the text says a word that one of ``word`` and it begins, both at least
-    :data:`_INVENTED_WORD` + 1 letters long ("Germany" by "German history")."""
-    least = _INVENTED_WORD + 1
-    if len(word) < least:
+@functools.lru_cache(maxsize=16)
+def _said_words(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The roots of a conversation's words, and its words of at least :data:`_INVENTED_WORD`
+    + 1 letters: read once per conversation, not once per call judged."""
+    said = frozenset(root(w) for w in re.findall(r"[^\W\d_]+", text))
+    long = frozenset(re.findall(rf"[^\W\d_]{{{_INVENTED_WORD + 1},}}", text))
+    return said, long
+
+
+def _begins_said(word: str, long: frozenset[str]) -> bool:
+    """Whether the text says a word (of its ``long`` words) that one of ``word`` and it
+    begins, both at least :data:`_INVENTED_WORD` + 1 letters long ("Germany" by "German
+    history")."""
+    if len(word) < _INVENTED_WORD + 1:
         return False
-    for other in set(re.findall(rf"[^\W\d_]{{{least},}}", text)):
-        if word.startswith(other) or other.startswith(word):
-            return True
-    return False
+    return any(word.startswith(other) or other.startswith(word) for other in long)
 
 
 #: Words a description puts between a code and what it stands for ("'2' for ironing", "1

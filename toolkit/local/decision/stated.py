@@ -240,8 +240,6 @@ _NEGATIONS = frozenset(
 _NEGATION_WINDOW = 4
 #: Words of flag names that say nothing of what the flag is.
 _FLAG_BLAND = frozenset({"is", "has", "have", "include", "includes", "with", "allow", "enable"})
-#: The text choices of a flag written as text.
-_TEXT_FLAGS = {"true": True, "false": False}
 
 
 def _flag_values(spec: Any) -> tuple[Any, Any] | None:
@@ -270,8 +268,8 @@ def stated_flags(
     seating") is among the question's words, all within one sentence; it is said off when a
     negation comes among the :data:`_NEGATION_WINDOW` words before the first of them, with
     no number or comma between ("don't archive it"; not "Case No 28473 and 64725, their
-    history"), else on. A flag the question says is
-    written so, whether the call wrote it otherwise or left it out.
+    history"), else on. A flag the question says is written so, whether the call wrote it
+    otherwise or left it out.
 
     Args:
         arguments: The call's arguments.
