@@ -128,12 +128,12 @@ def asked_order(question: str) -> tuple[str, bool, bool] | None:
 
 
 #: A question's words for a difference, in any question ("by how many", "the gap", "相差",
-#: "比……大多少").
+#: "比……大多少", "比……多养了几头").
 _DIFFERENCE_WORDS = (
     r"(?<![a-z])(?:difference|differ|by how (?:much|many)|the gap|apart)(?![a-z])"
     rf"|(?<![a-z])how (?:much|many)(?: [a-z]+){{0,3}} (?:{LARGER_SMALLER_EN})(?![a-z])"
     r"|相差|差值|差多少|差几"
-    rf"|比[^，。？?,.!！]{{1,30}}?(?:{LARGER_SMALLER_ZH})[了出]?(?:多少|几)"
+    rf"|比[^，。？?,.!！]{{1,30}}?(?:{LARGER_SMALLER_ZH})(?:[了出]|[\u4e00-\u9fff]{{1,2}}了)?(?:多少|几)"
 )
 #: A question that asks for the looked-up values combined: a total, an average, a difference,
 #: a ratio ("in total", "between them", "A plus B", "how much deeper … than", "by how many", "一共",

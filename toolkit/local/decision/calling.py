@@ -42,7 +42,13 @@ from toolkit.local.decision.grounding import (
     rules_out_extra_call,
     uses_given_values,
 )
-from toolkit.local.decision.kinds import is_phrase, name_before_kind, place_head, place_names
+from toolkit.local.decision.kinds import (
+    heads_of,
+    is_phrase,
+    name_before_kind,
+    place_head,
+    place_names,
+)
 from toolkit.local.decision.mentions import refuses, writes_out
 from toolkit.local.decision.numbers import (
     known_numbers,
@@ -67,6 +73,7 @@ from toolkit.local.decision.retries import (
     ampersand_name,
     failure_to_retry,
     forms_of,
+    holds_key,
     listed_by_question,
     listed_items,
     listed_names,
@@ -457,6 +464,11 @@ class CallWriter:
                             arguments, schema, turn.question
                         ),
                     )
+                if retry is None and self.policy.phrases_to_names:  # a sentence as the name
+                    retry = self._rewritten_call(
+                        turn, found[0], lambda given, _: heads_of(given, turn.question)
+                    )
+                    retry = retry if retry is None else self._of_its_kind(turn, retry)
                 if retry is not None:
                     return retry
                 p = (self.names or {}).get(tool, 0.0)
@@ -651,8 +663,10 @@ class CallWriter:
 
     def _holds_invented_text(self, turn: CallJudge, call: dict[str, Any]) -> bool:
         """Whether a call holds a required text that shares no word with the conversation
-        (:attr:`~ToolPolicy.invented_texts_fallback`): it is no fallback then."""
-        return self.policy.invented_texts_fallback and bool(turn.invented(call))
+        (:attr:`~ToolPolicy.invented_texts_fallback`), or a place value that names no place
+        (:attr:`~ToolPolicy.places_named`): it is no fallback then."""
+        invented = self.policy.invented_texts_fallback and bool(turn.invented(call))
+        return invented or bool(turn.unplaced(call))  # no place for a place: no fallback
 
     def _named_by_question(
         self, turn: CallJudge, tried: set[str]
@@ -1033,6 +1047,8 @@ class CallWriter:
             for v in refused
         }
         for value in refused:  # "哈罗盖特煤矿福利" refused by get_coal_mine: "哈罗盖特煤矿"
+            if holds_key(value, named(value)):
+                continue  # a key the tool listed, held whole: "芦岸船屋" of "包下芦岸船屋"
             cut = name_before_kind(value, tool) if self.policy.named_kinds else None
             if cut is not None and cut in asked and not parts_of(value) and not is_phrase(cut):
                 formed[value] = [cut]  # before the question's other spans; a list is its items

@@ -437,6 +437,7 @@ def named_next_step(
     schemas: Mapping[str, Any],
     pick: Callable[[Sequence[str]], str | None] | None = None,
     since: int = 0,
+    past_asked: bool = True,
 ) -> tuple[str, dict[str, Any]] | None:
     """A chain's second step, when its first answered with a record naming the entity the
     question asks about: "Taking the Tansy ferry … there's a lighthouse right next to where it
@@ -456,7 +457,8 @@ def named_next_step(
     does not name that entity, no call asked it, no number of the record is the one the
     question's sentence that asks names by its label
     (:func:`~toolkit.local.decision.records.asked_number`: "building" of "Caddow String Works
-    rents its building from a hop farm." is no "build" of its luthiers), and the
+    rents its building from a hop farm." is no "build" of its luthiers) unless that
+    sentence points at the other thing by its kind (:func:`points_at_other`), and the
     question points at it: in Latin letters it says the kind's word ("lighthouse"), in
     Chinese it refers back ("那个果园", "它").
 
@@ -471,6 +473,8 @@ def named_next_step(
         since: The index of the last step's first call: when the turn answered several
             records, the one of that step leads on (the rowing club's, after the bowling alley
             asked beside it was answered).
+        past_asked: Take the step though the record has the asked number, when the sentence
+            that asks points at the other thing (:func:`points_at_other`).
 
     Returns:
         ``(tool, arguments)`` of the step, or ``None``.
@@ -483,8 +487,10 @@ def named_next_step(
     passed = {earlier[answered[0]][0]}
     record = results[answered[0]] or ""
     tool_words = {w for name in schemas for w in name_words(name)}
-    if asked_number(record, asking_sentence(question), tool_words) is not None:
-        return None  # the record has what the sentence that asks asks for (not "building")
+    asking = asking_sentence(question)
+    # The record has what the sentence that asks asks for (not "building"): then only a
+    # thing that sentence points at by another kind ("that cellar") is a step further.
+    has_asked = asked_number(record, asking, tool_words) is not None
     asked = {str(v).casefold() for _, a in earlier for v in a.values() if isinstance(v, str)}
     lookups = lookup_keys(schemas)
     latin = not writes_spaceless(question)
@@ -499,10 +505,43 @@ def named_next_step(
             continue
         if not latin and not (_REFERS_ZH.search(question) or says_its_kind(record, name, question)):
             continue
+        if has_asked and not (past_asked and points_at_other(asking, record, name, tool, passed)):
+            continue
         return tool, {parameter: name}
-    if pick is None:
+    if pick is None or has_asked:
         return None
     return _linked_step(record, asked, question, lookups, passed, pick)
+
+
+def points_at_other(
+    asking: str, record: str, name: str, tool: str, passed: AbstractSet[str]
+) -> bool:
+    """Whether the sentence that asks points back at a thing a record names, of a kind other
+    than the record's own: in Latin letters "that" or "this" before a word of the tool's kind
+    that no answered tool's kind has ("sells its kelp to a mushroom cellar — what year was
+    that cellar founded?" after the kelp farm's record, which has a founding year too); in
+    Chinese a word that refers back and the end of the thing's Chinese name
+    (:func:`says_its_kind`). A record that has the asked number answers the question unless
+    the question points past it so.
+
+    Args:
+        asking: The question's sentence that asks.
+        record: The answered record.
+        name: The thing of ``tool``'s kind the record names.
+        tool: The lookup of that kind.
+        passed: The tools that answered already.
+
+    Returns:
+        True when it does.
+    """
+    if writes_spaceless(asking):
+        return refers_back(asking) and says_its_kind(record, name, asking)
+    own = {w for t in passed for w in name_words(t)}
+    kind = name_words(tool) - ACTION_WORDS - own
+    return any(
+        re.search(rf"\b(?:that|this|these|those)\s+(?:\w+\s+)?{re.escape(w)}", asking, re.I)
+        for w in kind
+    )
 
 
 def says_its_kind(record: str, name: str, question: str) -> bool:

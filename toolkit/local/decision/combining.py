@@ -37,6 +37,7 @@ from toolkit.local.decision.numbers import (
     is_number,
     known_numbers,
     numbers_of,
+    plain_number,
     result_numbers,
     stated_times,
     ungrouped,
@@ -52,6 +53,7 @@ from toolkit.local.decision.records import (
     label_words,
     labelled_numbers,
     name_words,
+    record_fields,
     record_labels,
     stem,
 )
@@ -63,6 +65,7 @@ __all__ = [
     "Lookups",
     "agreed_combination",
     "arithmetic_calls",
+    "asked_in_place",
     "asks_average",
     "asks_sum_only",
     "combining_text",
@@ -233,6 +236,41 @@ def _question_sources(
         spelled = {value, round(value / 100, 12)} if value in percents else {value}
         sources.append((frozenset(spelled), max(1, stated_times(value, question))))
     return sources, required
+
+
+def asked_in_place(arguments: Mapping[str, Any], lookups: Lookups) -> dict[str, Any] | None:
+    """An arithmetic call's numbers moved to the ones their records give the arithmetic:
+    each number that one record states, where that record gives another (the one under the
+    label the question names: :func:`looked_up`), replaced by it. Asked "If the whole staff
+    of A and everyone working at B sat down to one dinner, how many people would be at the
+    table?", the small model wrote ``add(1884, 1911)``, the records' founding years; their
+    staff were 27 and 12.
+
+    Args:
+        arguments: The call's arguments.
+        lookups: The turn's lookups.
+
+    Returns:
+        The arguments with the numbers moved; ``None`` when none moved, or a number of the
+        call is stated by no record or several, or its record gives no one number.
+    """
+    records = [result.partition(" = ")[2] for result in lookups.results]
+    stated = [{float(n.replace(",", "")) for _, n in record_fields(r)} for r in records]
+    given = [
+        [next(iter(values)) for values, _ in lookups.sources if len(values) == 1 and values <= own]
+        for own in stated
+    ]
+    moved, changed = dict(arguments), False
+    for key, value in arguments.items():
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        holders = [i for i, own in enumerate(stated) if float(value) in own]
+        if len(holders) != 1 or len(given[holders[0]]) != 1:
+            return None
+        asked = given[holders[0]][0]
+        if asked != float(value):
+            moved[key], changed = plain_number(asked), True
+    return moved if changed else None
 
 
 def looked_up(

@@ -1054,7 +1054,11 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
 
     def echo_ends(self, answer: str) -> list[str]:
         """When an answer copies the question out, what its rewrite may neither open nor end
-        with: the question's opening and ending, and a question mark; else nothing."""
+        with: the question's opening and ending, and a question mark; else nothing. An answer
+        that states a number the question does not is no copy
+        (:attr:`~ToolPolicy.numbered_answers_no_echo`): "蕨岭羊驼徒步比卵石羊驼徒步多养了14头
+        羊驼。" answers "…多养了几头羊驼？" in its words, and written again avoiding them it
+        had come out as "蕨岭羊.camel徒步"."""
         asked = last_question(self.job.messages).strip()
         question, said = folded(asked), folded(answer)
         if len(question) < _ECHO:
@@ -1066,6 +1070,10 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         )
         if not copied:
             return []
+        if self.policy.numbered_answers_no_echo:
+            given = {magnitude(n) for n in said_numbers(asked)}
+            if any(magnitude(n) not in given for n in said_numbers(answer)):
+                return []  # it states a number the question does not: it answers in its words
         return [asked[:_ECHO], asked.rstrip("?？!！。. ")[-_ECHO:], "?", "？"]
 
     def stating_result(self, events: list[Event], ends: Sequence[str]) -> list[Event]:

@@ -31,7 +31,9 @@ from toolkit.local.decision.phrases import writes_spaceless
 from toolkit.local.decision.records import name_words, root
 
 __all__ = [
+    "gloss_words",
     "glossed_terms",
+    "heads_of",
     "is_phrase",
     "kind_of",
     "lookup_keys",
@@ -70,6 +72,15 @@ def _glosses() -> Mapping[str, tuple[str, ...]]:
         word, senses = entry["simplified"], entry["definitions"]
         glosses.setdefault(word, []).extend(senses[:1] if len(word) == 1 else senses)
     return {word: tuple(found) for word, found in glosses.items()}
+
+
+def gloss_words() -> list[str]:
+    """Every English gloss of the dictionary, one sense each (:func:`_glosses`).
+
+    Returns:
+        The glosses.
+    """
+    return [sense for senses in _glosses().values() for sense in senses]
 
 
 def _terms(words: Sequence[str]) -> set[str]:
@@ -511,6 +522,11 @@ _UNNAMED = re.compile(rf"[一二两三四五六七八九十几那这某哪每各
 #: The characters a place's name ends with after the word of its kind (厂 "works", 场
 #: "ground", 馆 "hall", …).
 _PLACE_ENDS = frozenset("厂场馆站楼园院店坊所局队社室库窖港坞塔堂宫房间铺行市阁")
+#: The last characters of a waterway's name (航道, 运河), a place a question's sentence may
+#: begin with ("费林顿航道上的驳船…").
+_WAY_ENDS = frozenset("道河")
+#: A place's word for where on or in it, after its name ("费林顿航道上的驳船").
+_LOCATIVE = r"(?<=[\u4e00-\u9fff]{4})(?:上|里|内|中)$"
 #: The words a business's or a society's name ends with after its kind's word (海藻 "seaweed"
 #: of "塞尔基林海藻公司", 冰壶 "curling" of "凯尔比冰壶协会"), the longest first.
 _PLACE_WORDS = (
@@ -653,10 +669,41 @@ def place_head(value: str) -> str | None:
     if marker is None or marker.start() < 4:
         return None
     head = _BEFORE_NAME.split(value[: marker.start()])[0].strip()
-    ends = [i + 1 for i, c in enumerate(head) if c in _PLACE_ENDS]
+    head = re.sub(_LOCATIVE, "", head)  # "费林顿航道上": on it
+    ends = [i + 1 for i, c in enumerate(head) if c in _PLACE_ENDS or c in _WAY_ENDS]
     ends += [head.index(w) + len(w) for w in _PLACE_WORDS if w in head]
     end = max((e for e in ends if e >= 4), default=0)
     return head[:end] if end else None
+
+
+def heads_of(arguments: Mapping[str, Any], question: str = "") -> dict[str, Any] | None:
+    """A call's arguments with each Chinese phrase sent as a name cut to the place's name it
+    begins with (:func:`place_head`: "费林顿航道" of "费林顿航道上的驳船最多能装多少吨？", the
+    question sent whole), and each name half put into Latin letters written as the question
+    writes it: the one place's name of the question (:func:`place_names`) that holds the
+    value's Chinese ("萨菲尔沙丘香水厂" for "Safira沙丘香水厂"). ``None`` when no value is such.
+
+    Args:
+        arguments: A call's arguments.
+        question: The user's question.
+
+    Returns:
+        The arguments with the names, or ``None``.
+    """
+    cut: dict[str, Any] = {}
+    for key, value in arguments.items():
+        if not isinstance(value, str):
+            continue
+        if is_phrase(value) and (head := place_head(value)):
+            cut[key] = head
+            continue
+        chinese = max(re.findall(r"[\u4e00-\u9fff]{2,}", value), key=len, default="")
+        if not chinese or not re.search("[A-Za-z]", value):
+            continue
+        holding = [name for name in place_names(question) if chinese in name and name != value]
+        if len(holding) == 1:
+            cut[key] = holding[0]
+    return {**arguments, **cut} if cut else None
 
 
 def writes_place_name(text: str) -> bool:

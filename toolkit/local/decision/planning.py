@@ -27,12 +27,13 @@ from toolkit.local.decision.arithmetic import (
     read_plan,
     steps_due,
 )
-from toolkit.local.decision.asking import asks_combination, asks_each
+from toolkit.local.decision.asking import asks_combination, asks_difference, asks_each
 from toolkit.local.decision.combining import (
     COMBINING_PROMPTS,
     Lookups,
     agreed_combination,
     arithmetic_calls,
+    asked_in_place,
     asks_average,
     asks_sum_only,
     combining_text,
@@ -211,6 +212,8 @@ class PlanWriter:
             return None
         sum_only = self.policy.sums_added_only and asks_sum_only(lookups.question)
         followed = self._combination_followed(lookups, tools, made, results, sum_only=sum_only)
+        if followed is None and chosen and not made and self.policy.asked_numbers_in_calls:
+            return _in_place(chosen, lookups)
         return None if followed is None else followed[1]
 
     def rate_steps(self) -> list[tuple[str, dict[str, Any]]] | None:
@@ -337,6 +340,8 @@ class PlanWriter:
         )
         if plan is None:
             return None
+        if self.policy.differences_kept and _adds_for_difference(plan, lookups.question):
+            return None  # the question asks how much more: no plan that only adds
         if self.policy.differences_when_asked:
             plan = larger_first(years_apart(plan), lookups.question)
         due = steps_due(plan, tools, made, results)
@@ -424,6 +429,27 @@ class PlanWriter:
             yield from stream.feed(f"<tool_call>\n{call}\n</tool_call>\n")
         yield from stream.finish()
         yield self._finished("tool_calls", "calls")
+
+
+def _adds_for_difference(plan: Plan, question: str) -> bool:
+    """Whether a plan takes nothing away while the question asks by how much its values
+    differ (:func:`~toolkit.local.decision.asking.asks_difference`,
+    :attr:`~ToolPolicy.differences_kept`): "蕨岭羊驼徒步比卵石羊驼徒步多养了几头羊驼？" read as
+    ``29 + 15``."""
+    return "-" not in plan.expression and asks_difference(question)
+
+
+def _in_place(
+    chosen: Sequence[Mapping[str, Any]], lookups: Lookups
+) -> list[tuple[str, dict[str, Any]]] | None:
+    """The arithmetic calls the model chose, each number of a record moved to the one its
+    record gives (:func:`~toolkit.local.decision.combining.asked_in_place`,
+    :attr:`~ToolPolicy.asked_numbers_in_calls`); ``None`` when no number moved."""
+    calls = [(c["function"]["name"], arguments_of(c)) for c in chosen]
+    moved = [asked_in_place(arguments, lookups) for _, arguments in calls]
+    if all(m is None for m in moved):
+        return None
+    return [(tool, m if m is not None else a) for (tool, a), m in zip(calls, moved, strict=True)]
 
 
 #: One question in plain English: what the question's English reading is decoded under (a

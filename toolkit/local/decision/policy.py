@@ -885,6 +885,42 @@ class ToolPolicy:
             (the value is the user's to give). In saved BFCL dev runs, 13 calls held such
             texts: 11 were wrong (9 where no call fits), 2 right ("steep" for a hill slope,
             "english" for a review's language: knowledge, not the user's words).
+        numbered_answers_no_echo: A final answer that states a number the question does not
+            is no copy of the question, however alike their words: "蕨岭羊驼徒步比卵石羊驼徒步多
+            养了14头羊驼。" answers "…多养了几头羊驼？" in its words. Written again avoiding the
+            question's opening, it had come out as "蕨岭羊.camel徒步…".
+        records_pointed_past: A chain's next step is taken although the record answered has
+            the number the question asks by its label, when the sentence that asks points at
+            another kind of thing the record names (:func:`~toolkit.local.decision.chains.
+            points_at_other`: "sells its kelp to a mushroom cellar — what year was that cellar
+            founded?" after the kelp farm's record, which has a founding year of its own; the
+            small model answered with the farm's).
+        asked_numbers_in_calls: When the model chose an arithmetic call over the turn's
+            lookups and the readings of the question agree on no plan, each number of the call
+            that a record states, where that record gives another to the arithmetic (the one
+            under the label the question names), is moved to it
+            (:func:`~toolkit.local.decision.combining.asked_in_place`): "the whole staff of A
+            and everyone working at B … how many people would be at the table?" had been
+            ``add(1884, 1911)``, the records' founding years.
+        differences_kept: A plan read from the model's expression over the lookups that
+            takes nothing away is no plan when the question asks by how much the values
+            differ (:func:`~toolkit.local.decision.asking.asks_difference`): the model's own
+            call stands ("…比卵石羊驼徒步多养了几头羊驼？" had its ``difference(29, 15)``
+            replaced by the plan ``29 + 15``).
+        phrases_to_names: Before any result, a call refused for sending a Chinese phrase
+            as a name (the question whole: ``canal_details("费林顿航道上的驳船最多能装多少
+            吨？")``) is written again with the name of the place the phrase begins with
+            (:func:`~toolkit.local.decision.kinds.heads_of`: "费林顿航道"), when that call is
+            sound; so is a name half put into Latin letters ("Safira沙丘香水厂"), as the
+            question writes it ("萨菲尔沙丘香水厂"). The small model had answered "Answer:
+            无法确定", or with a nursery it made up.
+        places_named: A place parameter's value (``location``, ``city``…) that names no
+            place — a key's spelling (``alpha_key``) or plain lower-case English words
+            ("nonsense", "march": :func:`~toolkit.local.decision.places.unplaced_texts`) — is
+            a fault of the call, and no fallback: ``get_current_weather(location="nonsense")``
+            asked "this is nonsense". In saved BFCL dev runs, 7 calls held such values: 5
+            wrong (4 where no call fits), 2 right ("123 main street" has digits, "all" stands
+            for places: both kept).
         label_results: Show each tool result to the model prefixed by the call it answers
             (``add(x=6, y=5) = 11``), a departure from the stock template that keeps a small
             model from answering with the wrong result.
@@ -963,6 +999,12 @@ class ToolPolicy:
     refusals_looked_up: bool = True
     off_question_failures_plain: bool = True
     values_without_arithmetic: bool = True
+    numbered_answers_no_echo: bool = True
+    records_pointed_past: bool = True
+    asked_numbers_in_calls: bool = True
+    differences_kept: bool = True
+    phrases_to_names: bool = True
+    places_named: bool = True
     judged_as_sent: bool = True
     hemisphere_signs: bool = True
     described_formats: bool = True

@@ -46,6 +46,7 @@ from toolkit.wire import content_text
 __all__ = [
     "failure_to_retry",
     "forms_of",
+    "holds_key",
     "is_form_of",
     "listed_items",
     "listed_names",
@@ -381,7 +382,9 @@ def forms_of(
     "widgets"), and the items of the refusal's listing that hold its words (:func:`listed_items`:
     "Senior Care" for "Senior") — or, when there are any, only the listed keys the user's
     words name (:func:`named_keys`: "Family Suite" for "家庭 suites", asked about "Family
-    Suites"; not the value's own plural "家庭 suite").
+    Suites"; not the value's own plural "家庭 suite"), of them only those the value holds
+    when it holds any ("缠线木偶剧场" of "包下缠线木偶剧场": "book out" written into the name,
+    asked beside two other theatres the refusal lists too).
 
     Args:
         value: A text value a tool refused.
@@ -396,8 +399,9 @@ def forms_of(
     Returns:
         The forms, without the value itself.
     """
-    if named:
-        return [f for f in dict.fromkeys(named) if f != value]  # the tool's own keys, named
+    if named:  # the tool's own keys, named: those the value holds, when it holds any
+        inside = [k for k in named if holds_key(value, [k])]
+        return inside or [f for f in dict.fromkeys(named) if f != value]
     translated = _TRANSLATED.fullmatch(value)
     if translated:  # a record's name copied with its translation: each on its own
         return [f for f in (translated["name"].strip(), translated["other"].strip()) if f]
@@ -417,6 +421,21 @@ def forms_of(
         others = [other for other in others if not parts_of(other)]  # "Kestrel and Dunmore"
     found = [*own, *others, *named]
     return [f for f in dict.fromkeys(found) if f and f != value]
+
+
+def holds_key(value: str, keys: Sequence[str]) -> bool:
+    """Whether a refused value holds one of the keys its refusal lists whole, as
+    "包下芦岸船屋" ("book out" written before "芦岸船屋") does: that key is the form to try,
+    not a cut of the value.
+
+    Args:
+        value: The refused value.
+        keys: The keys the refusal lists that the user names (:func:`named_keys`).
+
+    Returns:
+        True when one of them is inside it.
+    """
+    return any(k != value and k.casefold() in value.casefold() for k in keys)
 
 
 def _written_head(value: str, text: str) -> str | None:

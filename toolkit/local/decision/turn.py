@@ -84,6 +84,7 @@ from toolkit.local.decision.numbers import (
     ungrounded_numbers,
 )
 from toolkit.local.decision.phrases import in_another_script, writes_spaceless
+from toolkit.local.decision.places import unplaced_texts
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.records import name_parts, name_words, root, stem, without_kind
 from toolkit.local.format.job import ChatJob
@@ -672,7 +673,14 @@ class CallJudge:
         if self.policy.invented_texts_fallback:  # a list's texts are checked for invention
             listed = [v for v in arguments_of(call).values() if isinstance(v, list)]
             faults += [t for t in self.invented(call) if any(t in v for v in listed)]
-        return faults
+        return faults + self.unplaced(call)
+
+    def unplaced(self, call: dict[str, Any]) -> list[str]:
+        """The call's place values that name no place (:func:`~toolkit.local.decision.places.
+        unplaced_texts`, :attr:`~ToolPolicy.places_named`)."""
+        if not self.policy.places_named:
+            return []
+        return unplaced_texts(arguments_of(call), self.schemas.get(call["function"]["name"]))
 
     def invented(self, call: dict[str, Any]) -> list[str]:
         """The call's required texts that share no word with the conversation
@@ -1332,6 +1340,7 @@ class CallJudge:
                 self.schemas,
                 pick=pick if self.policy.linked_entities else None,
                 since=self.last_step if self.policy.linked_entities else 0,
+                past_asked=self.policy.records_pointed_past,
             )
         return resumed
 
