@@ -3346,3 +3346,222 @@ def test_a_word_problem_told_as_a_story_is_planned_by_its_units(
         result.answer,
         _loop_calls(result),
     )
+
+
+# A chain's first record has the label the question asks ("founded"), but the question points
+# past it at the thing it names ("that mill"): the small model answered with the sheep
+# station's own founding year.
+
+_SHEEP_STATIONS = {
+    key: "Name: Bracken Sheep Station (蕨坡牧羊场)\nfounded: 1921\nstaff: 14\n"
+    "flock: 2300\nbuyer (spinning mill): Harrow Spinning Mill (哈罗纺纱厂)\ntown: Elderby"
+    for key in ("bracken sheep station", "蕨坡牧羊场")
+}
+_SPINNING_MILLS = {
+    key: "Name: Harrow Spinning Mill (哈罗纺纱厂)\nfounded: 1898\nstaff: 23\n"
+    "spindles: 480\ntown: Cawley"
+    for key in ("harrow spinning mill", "哈罗纺纱厂")
+}
+
+
+@tool
+def sheep_station_record(name: str) -> str:
+    """Show the record of a sheep station: founding year, staff, flock and its wool's buyer.
+
+    Args:
+        name: The sheep station's name.
+    """
+    return _record_of(_SHEEP_STATIONS, "sheep station", name)
+
+
+@tool
+def spinning_mill_record(name: str) -> str:
+    """Show the record of a spinning mill: founding year, staff and spindles.
+
+    Args:
+        name: The spinning mill's name.
+    """
+    return _record_of(_SPINNING_MILLS, "spinning mill", name)
+
+
+def test_a_question_that_points_past_a_record_with_its_label_follows_the_chain(
+    local_server,
+) -> None:
+    question = (
+        "Bracken Sheep Station sells its wool to a spinning mill — what year was that mill founded?"
+    )
+    station = _SHEEP_STATIONS["bracken sheep station"]
+    messages = [
+        {"role": "user", "content": question},
+        _asked("c1", "sheep_station_record", {"name": "Bracken Sheep Station"}),
+        _answered("c1", station),
+    ]
+    message = _reply(
+        local_server, messages, sheep_station_record, spinning_mill_record, add_numbers
+    )
+    asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
+    assert asked == [("spinning_mill_record", {"name": "Harrow Spinning Mill"})], (
+        message.content,
+        asked,
+    )
+
+
+# "A比B多雇了几名？" puts a verb between the order and how many: still a difference (the small
+# model answered with the order alone).
+
+
+def test_a_chinese_comparison_with_a_verb_before_how_many_is_a_subtraction(local_server) -> None:
+    question = "哈罗纺纱厂比蕨坡牧羊场多雇了几名员工？"
+    tools = [sheep_station_record, spinning_mill_record, add_numbers, subtract_numbers]
+    result = ToolLoop(_chat(local_server), tools).run(question)
+    assert result.answered, result.hint
+    assert re.search(r"(?<![\d.])9(?:\.0)?(?!\d|\.\d)", result.answer), (
+        result.answer,
+        _loop_calls(result),
+    )
+    assert "add_numbers" not in [name for name, _ in _loop_calls(result)]
+
+
+# An answer in the question's own words that states the result is no copy of the question:
+# written again avoiding the question's opening, it had come out as "蕨岭羊.camel徒步…".
+
+
+def test_an_answer_in_the_questions_words_with_the_result_stands(local_server) -> None:
+    question = "哈罗纺纱厂比蕨坡牧羊场多雇了几名员工？"
+    calls = [
+        _asked("c1", "spinning_mill_record", {"name": "哈罗纺纱厂"})["tool_calls"][0],
+        _asked("c2", "sheep_station_record", {"name": "蕨坡牧羊场"})["tool_calls"][0],
+    ]
+    messages = [
+        {"role": "user", "content": question},
+        {"role": "assistant", "content": "", "tool_calls": calls},
+        _answered("c1", _SPINNING_MILLS["harrow spinning mill"]),
+        _answered("c2", _SHEEP_STATIONS["bracken sheep station"]),
+        _asked("c3", "subtract_numbers", {"a": 23, "b": 14}),
+        _answered("c3", "9"),
+    ]
+    tools = [sheep_station_record, spinning_mill_record, add_numbers, subtract_numbers]
+    message = _reply(local_server, messages, *tools)
+    assert not message.tool_calls, message.tool_calls
+    answer = message.content or ""
+    assert re.search(r"(?<![\d.])9(?![\d.])", answer), answer
+    assert "哈罗纺纱厂" in answer and "蕨坡牧羊场" in answer, answer
+
+
+# A name refused with a verb written into it ("包下芦岸船屋", "book out" and the name): of the
+# names the refusal lists and the question writes, the one the refused value holds is asked
+# again. The small model asked another of the three, which had answered already.
+
+_BOATHOUSES = {
+    "reedbank boathouse": "Name: Reedbank Boathouse (芦岸船屋)\nbuilt: 1931\nseats: 140",
+    "willow bay boathouse": "Name: Willow Bay Boathouse (柳湾船屋)\nbuilt: 1958\nseats: 95",
+    "stone bridge boathouse": "Name: Stone Bridge Boathouse (石桥船屋)\nbuilt: 1902\nseats: 60",
+}
+_BOATHOUSE_NAMES = {
+    "芦岸船屋": "reedbank boathouse",
+    "柳湾船屋": "willow bay boathouse",
+    "石桥船屋": "stone bridge boathouse",
+}
+
+
+@tool
+def boathouse_record(name: str) -> str:
+    """Show the record of a boathouse: the year it was built and its seats.
+
+    Args:
+        name: The boathouse's name, in English or Chinese.
+    """
+    key = _BOATHOUSE_NAMES.get(name.strip(), name.strip().casefold())
+    if key not in _BOATHOUSES:
+        known = ", ".join(r.split("\n")[0].removeprefix("Name: ") for r in _BOATHOUSES.values())
+        return f"No boathouse named {name!r}. Known: {known}."
+    return _BOATHOUSES[key]
+
+
+def test_a_refused_name_with_a_verb_in_it_is_asked_again_as_the_name_it_holds(
+    local_server,
+) -> None:
+    question = "我想包下芦岸船屋、柳湾船屋和石桥船屋的全部座位，一共有多少个座位？"
+    names = ["包下芦岸船屋", "柳湾船屋", "石桥船屋"]
+    calls = [
+        _asked(f"c{i}", "boathouse_record", {"name": n})["tool_calls"][0]
+        for i, n in enumerate(names)
+    ]
+    messages = [
+        {"role": "user", "content": question},
+        {"role": "assistant", "content": "", "tool_calls": calls},
+        *(_answered(f"c{i}", boathouse_record.invoke({"name": n})) for i, n in enumerate(names)),
+    ]
+    message = _reply(local_server, messages, boathouse_record, add_numbers, subtract_numbers)
+    asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
+    assert asked[:1] == [("boathouse_record", {"name": "芦岸船屋"})], (message.content, asked)
+
+
+# A Chinese question sent whole as a name ("科比航道上的驳船最多能装多少吨？"): the call is
+# written again with the place's name the question begins with. The small model had answered
+# "Answer: 无法确定".
+
+_WATERWAYS = {
+    key: "Name: Corby Navigation (科比航道)\nopened: 1811\nlength km: 38\nmax barge tonnes: 75"
+    for key in ("corby navigation", "科比航道")
+}
+
+
+@tool
+def canal_details(name: str) -> str:
+    """Details of a canal: when it opened, its length, its locks and the largest barge.
+
+    Args:
+        name: The canal's name in English or Chinese, e.g. "Dunmore Cut" or "邓莫尔运河".
+    """
+    return _record_of(_WATERWAYS, "canal", name)
+
+
+def test_a_question_sent_whole_as_a_name_is_asked_by_the_place_it_names(local_server) -> None:
+    question = "科比航道上的驳船最多能装多少吨？"
+    result = ToolLoop(_chat(local_server), [canal_details, count_letters]).run(question)
+    assert result.answered, result.hint
+    assert ("canal_details", {"name": "科比航道"}) in _loop_calls(result)
+    assert re.search(r"(?<![\d.])75(?![\d.])", result.answer), result.answer
+
+
+# A word of the user's in a place parameter that names no place ("this is nonsense" asked of a
+# weather tool): no call fits. The small model had called the weather of "nonsense".
+
+
+_CURRENT_WEATHER = {
+    "type": "function",
+    "function": {
+        "name": "get_current_weather",
+        "description": "Fetches the current weather data for a specified location, with an "
+        "option to select the temperature unit.",
+        "parameters": {
+            "type": "object",
+            "required": ["location"],
+            "properties": {
+                "location": {
+                    "type": "string",
+                    "description": "The location for which to get the weather, in the format "
+                    "of 'City, State', such as 'San Francisco, CA' or 'New York, NY'.",
+                },
+                "unit": {"type": "string", "enum": ["celsius", "fahrenheit"]},
+            },
+        },
+    },
+}
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "this is nonsense",
+        "Please get the next batch of comments from facebook.com. My key is 'alpha_key'. "
+        "Continue from cursor 'xyz123'.",
+    ],
+)
+def test_a_place_parameter_takes_no_word_that_names_no_place(local_server, question) -> None:
+    reply = _sdk(local_server).chat.completions.create(
+        model="local", messages=[{"role": "user", "content": question}], tools=[_CURRENT_WEATHER]
+    )
+    message = reply.choices[0].message
+    assert not message.tool_calls, message.tool_calls
