@@ -60,6 +60,10 @@ def test_a_chinese_question_of_how_long_a_thing_has_lasted_asks_its_age(question
         ("哪家更大？大了多少？", True),
         ("哪一家历史更悠久？", False),
         ("哪家早上几点开门？", False),
+        # "比" then the order, a verb between it and how many
+        ("蕨岭农场比卵石农场多养了几头羊驼？", True),
+        ("甲店比乙店少卖出了多少瓶？", True),
+        ("甲店比乙店大吗？有多少人在甲店工作？", False),
     ],
 )
 def test_a_chinese_difference_may_put_a_verb_between_the_order_and_how_much(question, asks):

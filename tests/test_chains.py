@@ -792,6 +792,36 @@ def test_the_entity_a_record_names_is_looked_up_when_the_question_points_at_it()
     assert named_next_step(calls, ["Error: no route"], [True], question, _SCHEMAS) is None
 
 
+_KELP = (
+    "Name: Greywater Kelp Farm (灰水海带场)\nfounded: 1978\ndivers: 9\n"
+    "buyer (mushroom cellar): Old Quarry Cellars (老采石场蘑菇窖)"
+)
+_KELP_SCHEMAS = {
+    name: {"properties": {"name": {"type": "string"}}, "required": ["name"]}
+    for name in ("find_kelp_farm", "mushroom_cellar_record")
+}
+
+
+def test_a_record_with_the_asked_label_is_passed_when_the_question_points_past_it():
+    calls = [("find_kelp_farm", {"name": "Greywater Kelp Farm"})]
+    step = ("mushroom_cellar_record", {"name": "Old Quarry Cellars"})
+    question = (
+        "Greywater Kelp Farm sells its kelp to a mushroom cellar — what year was that cellar "
+        "founded?"
+    )
+    assert named_next_step(calls, [_KELP], [False], question, _KELP_SCHEMAS) == step
+    chinese = "灰水海带场把海带卖给一家蘑菇窖，那家蘑菇窖是哪一年成立的？"
+    assert named_next_step(calls, [_KELP], [False], chinese, _KELP_SCHEMAS) == step
+    # the farm's own founding year asked, or the policy's rule off: the record answers
+    for own in (
+        "What year was Greywater Kelp Farm founded, the farm that sells to a mushroom cellar?",
+        "灰水海带场是哪一年成立的？",
+    ):
+        assert named_next_step(calls, [_KELP], [False], own, _KELP_SCHEMAS) is None
+    off = named_next_step(calls, [_KELP], [False], question, _KELP_SCHEMAS, past_asked=False)
+    assert off is None
+
+
 _SEED_BANK = (
     "Name: Saltcombe Seed Bank (盐谷种子库)\nfounded: 1975\nvarieties stored: 3640\n"
     "patron guild: Quillhaven Guild (羽港行会)"

@@ -19,6 +19,7 @@ from toolkit.local.decision.asking import asks_combination, asks_difference, ask
 from toolkit.local.decision.combining import (
     agreed_combination,
     arithmetic_calls,
+    asked_in_place,
     asks_average,
     asks_sum_only,
     combining_text,
@@ -518,3 +519,22 @@ def test_a_name_refused_by_one_tool_and_answered_by_another_in_the_step_is_left_
 
 def test_each_on_its_own_in_chinese():
     assert asks_each("阿什格罗夫调音行和德拉库尔服务社，各自负责多少座教堂？")
+
+
+def test_an_arithmetic_calls_numbers_move_to_the_ones_their_records_give():
+    tools = arithmetic_tools([LOOKUP, ADD], among=True)
+    messages = _conversation(
+        "If the whole staff of Ashcombe Foundry and everyone working at Hollowmere Cellars "
+        "sat down to one dinner, how many people would be at the table?",
+        [
+            "Name: Ashcombe Foundry\nfounded: 1884\nstaff: 27\npipes cast per year: 1150",
+            "Name: Hollowmere Cellars\nfounded: 1911\nstaff: 12\nyield per week: 640 kg",
+        ],
+        arguments=[{"name": "Ashcombe Foundry"}, {"name": "Hollowmere Cellars"}],
+    )
+    lookups = looked_up(messages, tools)
+    assert lookups is not None
+    assert asked_in_place({"x": 1884, "y": 1911}, lookups) == {"x": 27, "y": 12}
+    assert asked_in_place({"x": 1884, "y": 12}, lookups) == {"x": 27, "y": 12}
+    assert asked_in_place({"x": 27, "y": 12}, lookups) is None  # the asked ones already
+    assert asked_in_place({"x": 27, "y": 99}, lookups) is None  # a number of no record

@@ -372,6 +372,25 @@ def test_the_place_name_a_chinese_phrase_begins_with():
     assert place_head("北京的天气") is None  # no place's ending before the phrase
     assert place_head("那家厂一天能装多少罐") is None
     assert place_head("Quenby Studio's biggest client") is None
+    # a waterway's name, and where on it
+    assert place_head("费林顿航道上的驳船最多能装多少吨？") == "费林顿航道"
+    assert place_head("知道的事情有多少？") is None
+
+
+def test_a_calls_phrase_or_half_latin_name_is_written_as_the_question_names_it():
+    from toolkit.local.decision.kinds import heads_of
+
+    assert heads_of({"name": "费林顿航道上的驳船最多能装多少吨？"}) == {"name": "费林顿航道"}
+    question = "萨菲尔沙丘香水厂的兰花是从哪家兰圃进的？那家兰圃有几个温室？"
+    assert heads_of({"name": "Safira沙丘香水厂"}, question) == {"name": "萨菲尔沙丘香水厂"}
+    assert heads_of({"name": "Safira沙丘香水厂", "year": 2020}, question) == {
+        "name": "萨菲尔沙丘香水厂",
+        "year": 2020,
+    }
+    # a name as the question writes it, a Latin name, or a Chinese half the question lacks
+    assert heads_of({"name": "萨菲尔沙丘香水厂"}, question) is None
+    assert heads_of({"name": "Saffir Dune Perfumery"}, question) is None
+    assert heads_of({"name": "Safira月亮厂"}, question) is None
 
 
 def test_place_names_joined_by_plus_and_a_docks_name():

@@ -122,6 +122,19 @@ def test_the_keys_a_refusal_lists_that_the_user_names() -> None:
     )
     asked = "What do Lantern Harbor and Copper Canyon cost at the Meeple Corner Café?"
     assert named_keys(games, run_on, asked) == ["Lantern Harbor", "Copper Canyon"]
+    both = ["Lantern Harbor", "Copper Canyon"]
+    assert forms_of(run_on, [], RATIO, listed_items(games), both) == both
+    # of the keys the user names, the one the value holds: a verb written into the name
+    theatres = (
+        "No puppet theatre named '包下缠线木偶剧场'. Known: Tangled String Theatre (缠线木偶剧场), "
+        "Paper Moon Puppet Theatre (纸月木偶剧场), Thimble Stage (顶针木偶剧场)."
+    )
+    asked = "我想包下缠线木偶剧场、纸月木偶剧场和顶针木偶剧场的全部座位，一共是多少个座位？"
+    named = named_keys(theatres, "包下缠线木偶剧场", asked)
+    assert named == ["缠线木偶剧场", "纸月木偶剧场", "顶针木偶剧场"]
+    assert forms_of("包下缠线木偶剧场", [], RATIO, listed_items(theatres), named) == [
+        "缠线木偶剧场"
+    ]
     # with no key held whole, the keys that hold all of a value the user wrote, and more
     assert named_keys(games, "bamboo", "What does Bamboo cost?") == ["Bamboo Scrolls"]
     classes = "Error: Class '瑜伽' not found. Classes: 动感单车 (Spin Cycling), 流瑜伽 (Flow Yoga)."
