@@ -3565,3 +3565,38 @@ def test_a_place_parameter_takes_no_word_that_names_no_place(local_server, quest
     )
     message = reply.choices[0].message
     assert not message.tool_calls, message.tool_calls
+
+
+# An adding tool named for no operation, ``total(a, b)``, whose description says "the sum of
+# two numbers, a + b": it is the arithmetic tool of the turn. Unread as such, the small model's
+# ``total`` of the records' founding years stood; read, the records' staff are added.
+
+
+@tool
+def total(a: float, b: float) -> float:
+    """Return the sum of two numbers, a + b.
+
+    Args:
+        a: The first number.
+        b: The second number.
+    """
+    return a + b
+
+
+def test_an_adding_tool_named_for_no_operation_is_read_by_its_description(local_server) -> None:
+    question = (
+        "How many people work at Bracken Sheep Station and Harrow Spinning Mill put together?"
+    )
+    calls = [
+        _asked("c1", "sheep_station_record", {"name": "Bracken Sheep Station"})["tool_calls"][0],
+        _asked("c2", "spinning_mill_record", {"name": "Harrow Spinning Mill"})["tool_calls"][0],
+    ]
+    messages = [
+        {"role": "user", "content": question},
+        {"role": "assistant", "content": "", "tool_calls": calls},
+        _answered("c1", _SHEEP_STATIONS["bracken sheep station"]),
+        _answered("c2", _SPINNING_MILLS["harrow spinning mill"]),
+    ]
+    message = _reply(local_server, messages, sheep_station_record, total, spinning_mill_record)
+    asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
+    assert asked == [("total", {"a": 14, "b": 23})], (message.content, asked)

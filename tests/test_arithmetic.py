@@ -92,6 +92,18 @@ def test_the_arithmetic_tools_of_a_request():
         "-": ("take_away", "minuend", "subtrahend"),
         "*": ("scale_by", "a", "b"),
     }
+    # else what the description writes between the operands, or names as the result
+    total = _tool("total", a="number", b="number")
+    total["function"]["description"] = "Return the sum of two numbers, a + b."
+    ratio = _tool("ratio_of", x="number", y="number")
+    ratio["function"]["description"] = "Gives x / y for two readings."
+    density = _tool("density", mass="number", volume="number")
+    density["function"]["description"] = "Density of a body: its mass divided by its volume."
+    both = _tool("spread", a="number", b="number")
+    both["function"]["description"] = "The sum and the difference of two numbers."
+    found = arithmetic_tools([total, ratio, density, both], among=True)
+    assert found is not None
+    assert found.operations == {"+": ("total", "a", "b"), "/": ("ratio_of", "x", "y")}
 
 
 def test_the_expression_grammar_admits_only_the_questions_numbers():

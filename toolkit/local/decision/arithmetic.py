@@ -173,7 +173,8 @@ def arithmetic_tools(tools: Sequence[Mapping[str, Any]], *, among: bool = False)
 def _operations_said(name: str, required: Sequence[str], description: str) -> list[str]:
     """The operations a tool's name says, else its parameters' names, each an operand's
     (``minuend`` and ``subtrahend``), else the verb its description opens with ("Subtract
-    one number from another." of ``take_away``)."""
+    one number from another." of ``take_away``), else what its description writes or names
+    (:func:`_described_operation`: "Return the sum of two numbers, a + b." of ``total``)."""
     said = [op for op, words in _OPERATIONS.items() if _words(name) & words]
     if said:
         return said
@@ -181,7 +182,35 @@ def _operations_said(name: str, required: Sequence[str], description: str) -> li
     if said:
         return said
     verb = _OPENING_VERB.match(description.strip())  # "Subtract one number from another."
-    return [_VERBS[verb.group(1).casefold()]] if verb else []
+    if verb:
+        return [_VERBS[verb.group(1).casefold()]]
+    return _described_operation(description, required)
+
+
+def _described_operation(description: str, required: Sequence[str]) -> list[str]:
+    """The operation a description writes between the two operands ("a + b"), else the one
+    operation its first sentence names by its result ("Return the sum of two numbers.",
+    ``total(a, b)``); none when it names several or none."""
+    if len(required) == 2:
+        first, second = (re.escape(p) for p in required)
+        written = re.search(rf"\b{first}\s*([-+*/×÷])\s*{second}\b", description)
+        if written:
+            return [{"×": "*", "÷": "/"}.get(written.group(1), written.group(1))]
+    sentence = re.split(r"(?<=[.!?])\s", description.strip(), maxsplit=1)[0]
+    words = {w.casefold() for w in re.findall(r"[A-Za-z]+", sentence)}
+    named = [op for op, names in _RESULT_NOUNS.items() if words & names]
+    return named if len(named) == 1 else []
+
+
+#: What a description calls an operation's result, in its first sentence ("Return the sum of
+#: two numbers"); not its verbs, which a formula's description uses too ("mass divided by
+#: volume" of a density).
+_RESULT_NOUNS = {
+    "+": frozenset({"sum", "plus"}),
+    "-": frozenset({"difference", "minus"}),
+    "*": frozenset({"product", "times"}),
+    "/": frozenset({"quotient"}),
+}
 
 
 #: The operation a description opens with, as a verb ("Subtract …", "Multiplies …").
