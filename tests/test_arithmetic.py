@@ -101,7 +101,9 @@ def test_the_arithmetic_tools_of_a_request():
     density["function"]["description"] = "Density of a body: its mass divided by its volume."
     both = _tool("spread", a="number", b="number")
     both["function"]["description"] = "The sum and the difference of two numbers."
-    found = arithmetic_tools([total, ratio, density, both], among=True)
+    priced = _tool("price_of", product_id="integer", quantity="integer")
+    priced["function"]["description"] = "The price of a product times its quantity."
+    found = arithmetic_tools([total, ratio, density, both, priced], among=True)
     assert found is not None
     assert found.operations == {"+": ("total", "a", "b"), "/": ("ratio_of", "x", "y")}
 

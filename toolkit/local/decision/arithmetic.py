@@ -197,19 +197,27 @@ def _described_operation(description: str, required: Sequence[str]) -> list[str]
         if written:
             return [{"×": "*", "÷": "/"}.get(written.group(1), written.group(1))]
     sentence = re.split(r"(?<=[.!?])\s", description.strip(), maxsplit=1)[0]
+    named = [op for op, said in _RESULTS.items() if said.search(sentence)]
     words = {w.casefold() for w in re.findall(r"[A-Za-z]+", sentence)}
-    named = [op for op, names in _RESULT_NOUNS.items() if words & names]
+    if len([op for op, nouns in _RESULT_NOUNS.items() if words & nouns]) > 1:
+        return []  # "the sum and the difference of two numbers": no one operation
     return named if len(named) == 1 else []
 
 
-#: What a description calls an operation's result, in its first sentence ("Return the sum of
-#: two numbers"); not its verbs, which a formula's description uses too ("mass divided by
-#: volume" of a density).
+#: How a description names an operation's result, in its first sentence ("Return the sum of
+#: two numbers", "a minus b"); not its verbs, which a formula's description uses too ("mass
+#: divided by volume" of a density), nor a noun alone ("the price of a product").
 _RESULT_NOUNS = {
     "+": frozenset({"sum", "plus"}),
     "-": frozenset({"difference", "minus"}),
-    "*": frozenset({"product", "times"}),
+    "*": frozenset({"product"}),
     "/": frozenset({"quotient"}),
+}
+_RESULTS = {
+    "+": re.compile(r"\bsum of\b|\bplus\b", re.IGNORECASE),
+    "-": re.compile(r"\bdifference (?:of|between)\b|\bminus\b", re.IGNORECASE),
+    "*": re.compile(r"\bproduct of\b", re.IGNORECASE),
+    "/": re.compile(r"\bquotient of\b", re.IGNORECASE),
 }
 
 
