@@ -28,6 +28,9 @@ def test_a_plan_that_only_adds_is_no_plan_for_how_many_more():
     assert not _adds_for_difference(taken, question)
     assert not _adds_for_difference(added, "两家农场一共养了多少头羊驼？")
     assert _adds_for_difference(added, "How many more llamas does Fernridge keep than Pebble?")
+    # a combination that names no total is no difference in so many words
+    between = "Between the two of them, how many weavers do Velmora and Thistlegate employ?"
+    assert not _adds_for_difference(added, between)
 
 
 def test_the_models_arithmetic_call_takes_the_numbers_its_records_give():

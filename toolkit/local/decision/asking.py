@@ -22,6 +22,7 @@ __all__ = [
     "asks_difference",
     "asks_each",
     "asks_unordered_difference",
+    "says_difference",
 ]
 
 #: English words asking for the larger value, then for the smaller one (comparative and
@@ -153,6 +154,20 @@ _COMBINATION = re.compile(
 #: A question that asks for each value on its own ("各有多少", "分别是多少", "How deep is each
 #: mine?", "respectively").
 _EACH = re.compile(r"(?<![a-z])(?:each|respectively|individually)(?![a-z])|各(?!种|位)|分别")
+
+
+def says_difference(question: str) -> bool:
+    """Whether a question says in words that it asks by how much values differ ("by how
+    many", "相差", "比……多养了几头"), not only by asking for a combination that is no total
+    (:func:`asks_difference` reads "Between the two of them, how many weavers…?" as one too).
+
+    Args:
+        question: The user's question.
+
+    Returns:
+        True when it does.
+    """
+    return _DIFFERENCE.search(question) is not None
 
 
 def asks_difference(question: str) -> bool:

@@ -27,7 +27,7 @@ from toolkit.local.decision.arithmetic import (
     read_plan,
     steps_due,
 )
-from toolkit.local.decision.asking import asks_combination, asks_difference, asks_each
+from toolkit.local.decision.asking import asks_combination, asks_each, says_difference
 from toolkit.local.decision.combining import (
     COMBINING_PROMPTS,
     Lookups,
@@ -433,10 +433,10 @@ class PlanWriter:
 
 def _adds_for_difference(plan: Plan, question: str) -> bool:
     """Whether a plan takes nothing away while the question asks by how much its values
-    differ (:func:`~toolkit.local.decision.asking.asks_difference`,
+    differ, in so many words (:func:`~toolkit.local.decision.asking.says_difference`,
     :attr:`~ToolPolicy.differences_kept`): "蕨岭羊驼徒步比卵石羊驼徒步多养了几头羊驼？" read as
     ``29 + 15``."""
-    return "-" not in plan.expression and asks_difference(question)
+    return "-" not in plan.expression and says_difference(question)
 
 
 def _in_place(

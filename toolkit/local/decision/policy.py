@@ -903,8 +903,9 @@ class ToolPolicy:
             and everyone working at B … how many people would be at the table?" had been
             ``add(1884, 1911)``, the records' founding years.
         differences_kept: A plan read from the model's expression over the lookups that
-            takes nothing away is no plan when the question asks by how much the values
-            differ (:func:`~toolkit.local.decision.asking.asks_difference`): the model's own
+            takes nothing away is no plan when the question says it asks by how much the
+            values differ (:func:`~toolkit.local.decision.asking.says_difference`; not
+            "Between the two of them, how many…?", a total): the model's own
             call stands ("…比卵石羊驼徒步多养了几头羊驼？" had its ``difference(29, 15)``
             replaced by the plan ``29 + 15``).
         phrases_to_names: Before any result, a call refused for sending a Chinese phrase
