@@ -1052,6 +1052,10 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             events = with_working(events, worked, spaceless)
         yield from events
 
+    def _asked_numbers(self) -> set[float]:
+        """The numbers the question states, by value without their signs."""
+        return {magnitude(n) for n in said_numbers(last_question(self.job.messages))}
+
     def echo_ends(self, answer: str) -> list[str]:
         """When an answer copies the question out, what its rewrite may neither open nor end
         with: the question's opening and ending, and a question mark; else nothing. An answer
@@ -1070,10 +1074,8 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         )
         if not copied:
             return []
-        if self.policy.numbered_answers_no_echo:
-            given = {magnitude(n) for n in said_numbers(asked)}
-            if any(magnitude(n) not in given for n in said_numbers(answer)):
-                return []  # it states a number the question does not: it answers in its words
+        if self.policy.numbered_answers_no_echo and _states_beyond(answer, self._asked_numbers()):
+            return []  # it states a number the question does not: it answers in its words
         return [asked[:_ECHO], asked.rstrip("?？!！。. ")[-_ECHO:], "?", "？"]
 
     def stating_result(self, events: list[Event], ends: Sequence[str]) -> list[Event]:
@@ -1239,8 +1241,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
     ) -> Iterator[Event]:
         if from_results and self._off_the_question():
             plain = self._plain_answer(asked_only=True)  # nothing of the question looked up
-            asked = {magnitude(n) for n in said_numbers(last_question(self.job.messages))}
-            if plain and all(magnitude(n) in asked for n in said_numbers(plain)):
+            if plain and not _states_beyond(plain, self._asked_numbers()):
                 yield ContentDelta(plain)
                 yield self._finished("stop", "text")
                 return
@@ -1329,7 +1330,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             return
         entries = self.asked_entries() if plain and from_results and not required else None
         values = [number for _, number in entries or []]
-        asked_numbers = {magnitude(n) for n in said_numbers(last_question(self.job.messages))}
+        asked_numbers = self._asked_numbers()
         if values and not only and _short_of(written, values, asked_numbers):
             # A value of each record asked for, some left out or another label's numbers
             # stated: written again with those values as the only numbers it may state.
@@ -1554,7 +1555,13 @@ def _short_of(answer: str, values: Sequence[str], question: set[float]) -> bool:
     if _stated_count(answer, values) < len(values):
         return True
     allowed = {magnitude(s) for v in values for s in result_spellings(v) or [v]} | question
-    return any(magnitude(n) not in allowed for n in said_numbers(answer))
+    return _states_beyond(answer, allowed)
+
+
+def _states_beyond(text: str, allowed: set[float]) -> bool:
+    """Whether a text states a number (by value, without its sign) that is none of
+    ``allowed``."""
+    return any(magnitude(n) not in allowed for n in said_numbers(text))
 
 
 def _stated_count(answer: str, values: Sequence[str]) -> int:
