@@ -7,7 +7,13 @@ import json
 import pytest
 
 from toolkit.local.decision.arithmetic import parsed_plan
-from toolkit.local.decision.asking import asked_order, asks_arithmetic, asks_difference
+from toolkit.local.decision.asking import (
+    asked_order,
+    asks_arithmetic,
+    asks_combination,
+    asks_difference,
+    asks_each,
+)
 from toolkit.local.decision.combining import larger_first, years_apart
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.turn import CallJudge
@@ -179,3 +185,37 @@ def test_two_years_added_are_their_difference():
     assert kept is not None and years_apart(kept).expression == "1905 + 25"
     subtracted = parsed_plan("2025 - 1905")
     assert subtracted is not None and years_apart(subtracted) is subtracted
+
+
+@pytest.mark.parametrize(
+    ("question", "combined"),
+    [
+        (
+            "If the whole staff of Brackenford Dairy and of Hollowmere Dairy came to one harvest "
+            "supper, how many people would be there?",
+            True,
+        ),
+        (
+            "Brackenford Dairy and Oatridge Dairy are merging their herds. How many cows will "
+            "the new herd have?",
+            True,
+        ),
+        (
+            "If the staff of A and of B all rode in a single coach, how many seats would they "
+            "fill?",
+            True,
+        ),
+        ("石溪牧场和枫塘牧场的员工如果一起去春游，会有多少人参加？", True),
+        ("把柳湾牧场和枫塘牧场的奶牛赶到同一片草场上，那里会有多少头奶牛？", True),
+        # each thing's own number, or one of them: no gathering
+        ("How many cows do Hollowmere Dairy and Oatridge Dairy have?", False),
+        ("Which one of the two dairies keeps more cows?", False),
+        ("Book a table at one of the dairies in Oatridge.", False),
+        ("云岭乳品厂和白沙乳品厂分别是哪一年开业的？", False),
+    ],
+)
+def test_things_gathered_into_one_ask_for_their_total(question, combined):
+    assert asks_combination(question) is combined
+    if combined:  # a total, not a difference, and not each value on its own
+        assert not asks_difference(question)
+        assert not asks_each(question)

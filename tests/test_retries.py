@@ -14,6 +14,7 @@ from toolkit.local.decision.retries import (
     failure_to_retry,
     forms_of,
     is_form_of,
+    keys_held,
     listed_items,
     listed_names,
     named_keys,
@@ -475,3 +476,23 @@ def test_a_names_first_words_the_user_wrote_are_a_form_of_it() -> None:
     assert forms_of("Pellucid Barge", [], 0.8, question=barge) == ["Pellucid"]
     # a name the user wrote whole has no such form
     assert forms_of("Tamsin Water Marina", [], 0.8, question=question) == []
+
+
+def test_a_refused_value_holding_two_listed_keys_holds_each():
+    dairies = (
+        "No dairy named 'Oatridge Dairy and of Brackenford Dairy all rode in a single coach, '. "
+        "Known: Brackenford Dairy, Hollowmere Dairy, Oatridge Dairy"
+    )
+    value = "Oatridge Dairy and of Brackenford Dairy all rode in a single coach, "
+    asked = (
+        "If the staff of Oatridge Dairy and of Brackenford Dairy all rode in a single coach, "
+        "how many seats would they fill?"
+    )
+    named = named_keys(dairies, value, asked)
+    assert keys_held(value, named) == ["Oatridge Dairy", "Brackenford Dairy"]
+    assert keys_held(value, list(reversed(named))) == ["Oatridge Dairy", "Brackenford Dairy"]
+    # one key held is no list of them (holds_key asks it again alone), a key inside another
+    # held key is not one of its own
+    assert keys_held("包下缠线木偶剧场", ["缠线木偶剧场", "纸月木偶剧场"]) == []
+    assert keys_held("Oatridge Dairy farm", ["Oatridge Dairy", "Oatridge"]) == []
+    assert keys_held("Oatridge Dairy", ["Oatridge Dairy", "Brackenford Dairy"]) == []

@@ -136,6 +136,19 @@ _DIFFERENCE_WORDS = (
     r"|相差|差值|差多少|差几"
     rf"|比[^，。？?,.!！]{{1,30}}?(?:{LARGER_SMALLER_ZH})(?:[了出]|[\u4e00-\u9fff]{{1,2}}了)?(?:多少|几)"
 )
+#: Things brought into one, whose count is the total of their parts, said without a word for
+#: a total: "if the staff of A and of B came to one supper", "at a single table", "merging their
+#: herds", "gathered in the same hall", "两家的员工一起去春游", "赶到同一片草场上", "合并成".
+_GATHERED = (
+    r"(?<![a-z])(?:in|into|at|to|for|on|onto|aboard|under|inside) "
+    r"(?:one|a single|the same|a shared|a joint|one big|a common)"
+    r"(?= [a-z])(?! (?:of|another)(?![a-z]))"
+    r"|(?<![a-z])(?:merg(?:e|es|ed|ing)|pool(?:s|ed|ing)?|amalgamat[a-z]*|join(?:s|ed|ing)? forces"
+    r"|(?:brought|put|came|come|got|get|gathered|crammed|packed) together)(?![a-z])"
+    r"|一起|一块儿?|同一|合并|合在一起|凑在一起|聚在一起|聚到|汇合|合起来"
+)
+
+
 #: A question that asks for the looked-up values combined: a total, an average, a difference,
 #: a ratio ("in total", "between them", "A plus B", "how much deeper … than", "by how many", "一共",
 #: "比……大多少", "几倍", "多出几个", "高出多少", "哪家更大？大多少吨？", "早成立了多少年？").
@@ -148,7 +161,7 @@ _COMBINATION = re.compile(
     r"|(?<![至最不很许好太])[多少][了出]?(?:多少|几)|(?:高|低|大|小|长|短|深|浅|重|轻)出(?:多少|几)"
     r"|(?:^|[？?，,。！!])\s*(?:高|低|大|小|长|短|深|浅|重|轻|贵|早|晚)"
     r"(?:[了出]|[\u4e00-\u9fff]{1,2}了)?(?:多少|几)"
-    rf"|{_DIFFERENCE_WORDS}",
+    rf"|{_DIFFERENCE_WORDS}|{_GATHERED}",
     re.IGNORECASE,
 )
 #: A question that asks for each value on its own ("各有多少", "分别是多少", "How deep is each
@@ -191,7 +204,8 @@ _DIFFERENCE = re.compile(
 #: A question's words for a total or an average, not a difference.
 _TOTAL_OR_MEAN = re.compile(
     r"(?<![a-z])(?:totals?|sum|together|altogether|combined|in all|average|mean)(?![a-z])"
-    r"|一共|总(?![部统是结理监经裁督局])|加起来|合计|共计|之和|平均|均值",
+    r"|一共|总(?![部统是结理监经裁督局])|加起来|合计|共计|之和|平均|均值"
+    rf"|{_GATHERED}",
     re.IGNORECASE,
 )
 

@@ -74,6 +74,7 @@ from toolkit.local.decision.retries import (
     failure_to_retry,
     forms_of,
     holds_key,
+    keys_held,
     listed_by_question,
     listed_items,
     listed_names,
@@ -1070,17 +1071,33 @@ class CallWriter:
         # when each has forms. The call again as it was is a repeat.
         kept = [v for v in refused if not formed[v]] or refused
         phrases = list(dict.fromkeys([*forms, *(kept if len(refused) > 1 else [])]))
-        grammar = calls_grammar(self.job.tools, names=[tool], max_calls=1, phrases=phrases)
+        # A value that holds several of the tool's keys whole ("Oatridge Dairy and of
+        # Brackenford Dairy all rode in…") is asked again as each of them, one call each.
+        held = []
+        if self.policy.held_keys_each and len(refused) == 1:
+            held = keys_held(refused[0], named(refused[0]))
+        grammar = calls_grammar(
+            self.job.tools, names=[tool], max_calls=max(1, len(held)), phrases=phrases
+        )
         pieces, generation, found, doomed = self._attempt(
             self.tokens, grammar, turn.repeat_doom, [tool]
         )
-        if doomed or len(found) != 1 or turn.history.redundant(found[0]):
+        if doomed or len(found) != max(1, len(held)):
             return None
-        again = pieces, generation, found
-        written = arguments_of(found[0])
-        changed = [v for k, v in written.items() if v != arguments.get(k)]
-        reworded = set(written) <= set(arguments) and all(v in forms for v in changed)
-        return again if changed and reworded else None
+        if any(turn.history.redundant(call) for call in found):
+            return None
+        changes = []
+        for call in found:
+            written = arguments_of(call)
+            changed = [v for k, v in written.items() if v != arguments.get(k)]
+            if not changed or not set(written) <= set(arguments):
+                return None
+            if not all(v in forms for v in changed):
+                return None
+            changes.append(tuple(map(str, changed)))
+        if held and len(set(changes)) != len(found):
+            return None  # the same key twice: one of those held left unasked
+        return pieces, generation, found
 
     def failed_step_resumed(self) -> tuple[list[str], Any, list[dict]] | None:
         """After results, a chain's step that failed because it was asked first, of the wrong

@@ -922,6 +922,12 @@ class ToolPolicy:
             asked "this is nonsense". In saved BFCL dev runs, 7 calls held such values: 5
             wrong (4 where no call fits), 2 right ("123 main street" has digits, "all" stands
             for places: both kept).
+        held_keys_each: A refused value holding two or more of the keys its refusal lists
+            whole (:func:`~toolkit.local.decision.retries.keys_held`) is asked again as each of
+            them, in one step: ``dairy_record("Oatridge Dairy and of Brackenford Dairy all rode
+            in a single coach, ")`` → ``dairy_record("Oatridge Dairy")`` and
+            ``dairy_record("Brackenford Dairy")``. Asked again once, the small model took the
+            first and answered without the second.
         label_results: Show each tool result to the model prefixed by the call it answers
             (``add(x=6, y=5) = 11``), a departure from the stock template that keeps a small
             model from answering with the wrong result.
@@ -1006,6 +1012,7 @@ class ToolPolicy:
     differences_kept: bool = True
     phrases_to_names: bool = True
     places_named: bool = True
+    held_keys_each: bool = True
     judged_as_sent: bool = True
     hemisphere_signs: bool = True
     described_formats: bool = True

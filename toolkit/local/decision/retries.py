@@ -48,6 +48,7 @@ __all__ = [
     "forms_of",
     "holds_key",
     "is_form_of",
+    "keys_held",
     "listed_items",
     "listed_names",
     "named_keys",
@@ -436,6 +437,27 @@ def holds_key(value: str, keys: Sequence[str]) -> bool:
         True when one of them is inside it.
     """
     return any(k != value and k.casefold() in value.casefold() for k in keys)
+
+
+def keys_held(value: str, keys: Sequence[str]) -> list[str]:
+    """The keys its refusal lists that a refused value holds whole, when it holds two or
+    more: "Oatridge Dairy and of Brackenford Dairy all rode in a single coach" holds
+    "Oatridge Dairy" and "Brackenford Dairy" — the model wrote the question's span for two
+    names, each of which the tool answers.
+
+    Args:
+        value: The refused value.
+        keys: The keys the refusal lists that the user names (:func:`named_keys`).
+
+    Returns:
+        The keys held, in the order the value writes them; ``[]`` when fewer than two.
+    """
+    folded = value.casefold()
+    held = [k for k in dict.fromkeys(keys) if holds_key(value, [k])]
+    # a key inside another held key ("Oat Dairy" in "Oatridge Dairy") is not one of its own
+    held = [k for k in held if not any(k != o and k.casefold() in o.casefold() for o in held)]
+    held.sort(key=lambda k: folded.find(k.casefold()))
+    return held if len(held) >= 2 else []
 
 
 def _written_head(value: str, text: str) -> str | None:
