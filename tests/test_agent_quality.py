@@ -3600,3 +3600,113 @@ def test_an_adding_tool_named_for_no_operation_is_read_by_its_description(local_
     message = _reply(local_server, messages, sheep_station_record, total, spinning_mill_record)
     asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
     assert asked == [("total", {"a": 14, "b": 23})], (message.content, asked)
+
+
+# A tool typed ``float`` returns a whole product as "840.0": the answer says "840 瓶". The
+# numbers a text answer may state had held the result's spelling alone, so the small model,
+# shown "840", was made to write "840.0".
+
+
+@tool
+def times_by(value: float, factor: float) -> float:
+    """Multiply a value by a factor.
+
+    Args:
+        value: The value.
+        factor: What to multiply it by.
+    """
+    return value * factor
+
+
+def test_a_whole_result_written_with_a_decimal_point_is_stated_whole(local_server) -> None:
+    messages = [
+        {"role": "user", "content": "每箱装 24 瓶牛奶，一共装了 35 箱，一共有多少瓶？"},
+        _asked("c1", "times_by", {"value": 24, "factor": 35}),
+        _answered("c1", "840.0"),
+    ]
+    message = _reply(local_server, messages, times_by, total)
+    assert not message.tool_calls, message.tool_calls
+    assert re.search(r"(?<![\d.])840(?![\d.])", message.content), message.content
+
+
+# A refused name that holds two of the tool's keys (the model sent the question's span for
+# both): asked again as each, in one step. Asked again once, the small model took the first
+# key and answered without the second.
+
+
+_DAIRIES = {
+    "oatridge dairy": "Name: Oatridge Dairy\nfounded: 1935\nstaff: 26\ncows: 155",
+    "brackenford dairy": "Name: Brackenford Dairy\nfounded: 1902\nstaff: 31\ncows: 240",
+    "hollowmere dairy": "Name: Hollowmere Dairy\nfounded: 1888\nstaff: 17\ncows: 410",
+}
+
+
+@tool
+def dairy_record(name: str) -> str:
+    """Show a dairy farm's record: founding year, staff and cows.
+
+    Args:
+        name: The dairy farm's name.
+    """
+    return _record_of(_DAIRIES, "dairy", name)
+
+
+def test_a_refused_value_holding_two_keys_is_asked_again_as_each(local_server) -> None:
+    question = (
+        "If the staff of Oatridge Dairy and of Brackenford Dairy all rode in a single coach, "
+        "how many seats would they fill?"
+    )
+    span = "Oatridge Dairy and of Brackenford Dairy all rode in a single coach, "
+    messages = [
+        {"role": "user", "content": question},
+        _asked("c1", "dairy_record", {"name": span}),
+        _answered(
+            "c1",
+            f"Error: No dairy called {span!r}. Known dairies: Oatridge Dairy, Brackenford Dairy, "
+            "Hollowmere Dairy",
+        ),
+    ]
+    message = _reply(local_server, messages, dairy_record, spinning_mill_record)
+    asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
+    assert asked == [
+        ("dairy_record", {"name": "Oatridge Dairy"}),
+        ("dairy_record", {"name": "Brackenford Dairy"}),
+    ], (message.content, asked)
+
+
+# Two things gathered into one ("一起去春游") ask for the total of their records' numbers,
+# though no word says "total": the base listed each value ("石溪牧场（44）、枫塘牧场（19）。").
+
+_RANCHES = {
+    "石溪牧场": {"name": "石溪牧场", "founded": 1921, "staff": 44, "cows": 380},
+    "枫塘牧场": {"name": "枫塘牧场", "founded": 1899, "staff": 19, "cows": 520},
+}
+
+
+@tool
+def plus(first: float, second: float) -> float:
+    """Add two numbers.
+
+    Args:
+        first: The first number.
+        second: The second number.
+    """
+    return first + second
+
+
+def test_things_gathered_into_one_are_added(local_server) -> None:
+    question = "石溪牧场和枫塘牧场的员工如果一起去春游，会有多少人参加？"
+    calls = [
+        _asked("c1", "dairy_record", {"name": "石溪牧场"})["tool_calls"][0],
+        _asked("c2", "dairy_record", {"name": "枫塘牧场"})["tool_calls"][0],
+    ]
+    messages = [
+        {"role": "user", "content": question},
+        {"role": "assistant", "content": "", "tool_calls": calls},
+        _answered("c1", json.dumps(_RANCHES["石溪牧场"], ensure_ascii=False)),
+        _answered("c2", json.dumps(_RANCHES["枫塘牧场"], ensure_ascii=False)),
+    ]
+    message = _reply(local_server, messages, dairy_record, plus, spinning_mill_record)
+    asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
+    assert [name for name, _ in asked] == ["plus"], (message.content, asked)
+    assert sorted(asked[0][1].values()) == [19, 44], asked

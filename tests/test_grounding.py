@@ -446,6 +446,39 @@ def test_a_long_decimal_may_be_said_rounded() -> None:
     assert with_roundings(["-2.456"]) == ["-2.456", "-2.46", "-2.5"]
 
 
+def test_a_whole_number_written_with_a_decimal_point_may_be_said_whole() -> None:
+    from toolkit.local.decision.numbers import with_roundings
+    from toolkit.local.decision.prompt import labelled_results, whole_number
+
+    assert with_roundings(["840.0", "-3.00", "2.50"]) == [
+        "840.0",
+        "840",
+        "-3.00",
+        "-3.0",
+        "-3",
+        "2.50",
+        "2.5",
+    ]
+    assert (whole_number("840.0"), whole_number(" 7.00 "), whole_number("2.5")) == (
+        "840",
+        "7",
+        "2.5",
+    )
+    assert whole_number("840.0 bottles") == "840.0 bottles"  # one number alone only
+    call = {
+        "id": "c1",
+        "type": "function",
+        "function": {"name": "times", "arguments": '{"value": 24, "factor": 35}'},
+    }
+    labelled = labelled_results(
+        [
+            {"role": "assistant", "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "c1", "content": "840.0"},
+        ]
+    )
+    assert labelled[1]["content"] == "times(value=24, factor=35) = 840"
+
+
 def test_a_refusal_returned_as_a_result_is_an_error() -> None:
     from toolkit.local.decision.grounding import is_error
 

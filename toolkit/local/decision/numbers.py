@@ -511,7 +511,8 @@ def ungrouped(text: str) -> str:
 def with_roundings(spellings: Sequence[str]) -> list[str]:
     """Numbers' spellings, each followed by its roundings to two and one decimals when it has
     more ("13.333333333333334" may be said "13.33" or "13.3"; a tool's float is seldom read
-    out whole).
+    out whole), and a whole number written with a decimal point by its whole spelling ("84"
+    for "84.0": a tool typed ``float`` returns 14 × 6 so, and a sentence says "84 moulds").
 
     Args:
         spellings: Numbers as written.
@@ -524,6 +525,8 @@ def with_roundings(spellings: Sequence[str]) -> list[str]:
         out.append(written)
         decimals = written.partition(".")[2]
         out += [f"{float(written):.{n}f}" for n in (2, 1) if len(decimals) > n]
+        if decimals and not decimals.strip("0"):
+            out.append(written.partition(".")[0])
     return list(dict.fromkeys(out))
 
 

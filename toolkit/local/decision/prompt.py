@@ -45,6 +45,7 @@ __all__ = [
     "prompt_messages",
     "results_nudge",
     "turn_results",
+    "whole_number",
 ]
 
 _DEFAULT_SYSTEM = "You are a helpful assistant."
@@ -71,13 +72,33 @@ def call_label(name: str, arguments: Any) -> str:
     return f"{name}({listed})"
 
 
+#: A result that is one whole number written with a decimal point ("84.0", "-3.00").
+_WHOLE = re.compile(r"\s*(-?\d+)\.0+\s*")
+
+
+def whole_number(result: str) -> str:
+    """A result that is a whole number as a sentence writes it: "84" for "84.0" (a tool
+    typed ``float`` returns 14 × 6 as 84.0, and the small model wrote "84.0 moulds"); any other
+    result as it is.
+
+    Args:
+        result: A tool result's text.
+
+    Returns:
+        The text to show.
+    """
+    whole = _WHOLE.fullmatch(result)
+    return whole[1] if whole else result
+
+
 def labelled_results(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The messages with each tool result prefixed by the call it answers.
 
     ``{"role": "tool", "content": "11"}`` answering ``add(x=6, y=5)`` becomes
-    ``add(x=6, y=5) = 11``. A result is matched to its call by ``tool_call_id``, else to the
-    next unanswered call of the assistant message before it; a result that answers no call is
-    left as it is.
+    ``add(x=6, y=5) = 11``, a whole number as a sentence writes it (:func:`whole_number`:
+    ``times(value=14, factor=6) = 84`` for 84.0). A result is matched to its call by
+    ``tool_call_id``, else to the next unanswered call of the assistant message before it; a
+    result that answers no call is left as it is.
 
     Args:
         messages: OpenAI messages.
@@ -106,7 +127,8 @@ def labelled_results(messages: Sequence[Mapping[str, Any]]) -> list[dict[str, An
             if key in calls:
                 if key in unanswered:
                     unanswered.remove(key)
-                message["content"] = f"{calls[key]} = {content_text(message.get('content'))}"
+                result = whole_number(content_text(message.get("content")))
+                message["content"] = f"{calls[key]} = {result}"
         out.append(message)
     return out
 
@@ -424,7 +446,7 @@ def answer_messages(
     elif values and not failures:
         ask = f"{ask}\n{_VALUES_ARE[language]}{listed_values(values, question)}"
     elif result is not None and not failures:
-        ask = f"{_RESULT_IS[language].format(result)}\n{ask}"
+        ask = f"{_RESULT_IS[language].format(whole_number(result))}\n{ask}"
     body = f"{head}{question}\n\n{listed}\n" + "\n".join(results) + f"\n\n{ask}"
     system = [
         {"role": "system", "content": content_text(m.get("content"))}
