@@ -3710,3 +3710,57 @@ def test_things_gathered_into_one_are_added(local_server) -> None:
     asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
     assert [name for name, _ in asked] == ["plus"], (message.content, asked)
     assert sorted(asked[0][1].values()) == [19, 44], asked
+
+
+# A question for information beside a tool that searches the web: the small model, preferring
+# text, made up an answer ("Imjin war is a game developed by Imjin Entertainment"). The search
+# is tried, and kept as it is sound; its optional guesses are left out as for any call.
+
+
+def _web_tools() -> list[dict]:
+    return [
+        _function(
+            "OpenWeatherMap.get_current_weather",
+            "Fetches the current weather information for a specified location.",
+            {
+                "location": {
+                    "type": "string",
+                    "description": "City and country, e.g. 'Seoul, South Korea'.",
+                }
+            },
+            ["location"],
+        ),
+        _function(
+            "HNA_WQA.search",
+            "Retrieve up-to-date information by searching the web using keywords.",
+            {
+                "keyword": {"type": "string", "description": "The search term."},
+                "result_format": {"type": "string", "enum": ["text", "json"], "default": "text"},
+            },
+            ["keyword"],
+        ),
+        _function(
+            "cookbook.search_recipe",
+            "Searches for cooking recipes based on a provided keyword.",
+            {"keyword": {"type": "string", "description": "A dish or ingredient."}},
+            ["keyword"],
+        ),
+    ]
+
+
+@pytest.mark.parametrize("question", ["what is Imjin war", "who is ji sung park?"])
+def test_a_question_for_information_searches_the_web_rather_than_recall(
+    local_server, question
+) -> None:
+    reply = _sdk(local_server).chat.completions.create(
+        model="local", messages=[{"role": "user", "content": question}], tools=_web_tools()
+    )
+    calls = reply.choices[0].message.tool_calls or []
+    asked = [(c.function.name, json.loads(c.function.arguments)) for c in calls]
+    assert [name for name, _ in asked] == ["HNA_WQA.search"], (
+        reply.choices[0].message.content,
+        asked,
+    )
+    arguments = asked[0][1]
+    assert arguments.get("result_format", "text") == "text", arguments  # none nobody asked for
+    assert arguments["keyword"].casefold() in question.casefold(), arguments

@@ -278,6 +278,7 @@ class CallWriter:
         *,
         sound_only: bool = False,
         first: tuple[list[str], Any, list[dict]] | None = None,
+        among: list[str] | None = None,
     ) -> Iterator[Event]:
         """Calls, one ``<tool_call>`` block at a time.
 
@@ -289,8 +290,10 @@ class CallWriter:
         more (first of the tools the question names, then of the same tool, then of the
         others), kept only when it is no repeat and :func:`adds_new_grounded_values` (or, for
         another tool with the answer's values, when
-        the question names it); otherwise the answer ends. The calls returned leave out the
-        optional arguments whose values nobody gave (:meth:`CallJudge.without_guesses`).
+        the question names it); otherwise the answer ends. ``among`` narrows the first call to
+        those tools, still the model's choice (its optional guesses left out as for any). The
+        calls returned leave out the optional arguments whose values nobody gave
+        (:meth:`CallJudge.without_guesses`).
         With ``sound_only`` (the model preferred text), a first call is made only when it is
         sound — no repeat, every value one the conversation gave — else the answer is the
         checked text answer the model preferred. A ``first`` call already written (a failed
@@ -299,12 +302,13 @@ class CallWriter:
         job = self.job
         self.sound_tried = self.sound_tried or sound_only
         turn = CallJudge(job, self.policy, auto=name is None and job.tool_choice == "auto")
-        grammar = calls_grammar(job.tools, names=[name] if name else None, max_calls=1)
+        names = [name] if name else among  # ``among``: the model's choice, of these tools
+        grammar = calls_grammar(job.tools, names=names, max_calls=1)
         # A value that listed items, tried again as one of them: the others may follow.
         listed = first is not None and self.retried_list
         retried = first is not None and not listed  # a failed call tried again: the step
         if first is None:
-            first = self._first_call(turn, grammar, [name] if name else None, sound_only)
+            first = self._first_call(turn, grammar, names, sound_only)
             if first is not None and turn.auto and not turn.turn_calls:
                 first = self._sibling_asked(turn, first)
                 first = self._in_its_part(turn, first)

@@ -110,6 +110,7 @@ from toolkit.local.decision.records import (
     record_name,
 )
 from toolkit.local.decision.retries import renamed_failures, rerouted_failures
+from toolkit.local.decision.searching import asks_information, web_search_tools
 from toolkit.local.decision.signals import NOT_TEXT_STARTS, name_probabilities, text_probability
 from toolkit.local.decision.turn import (
     CallJudge,
@@ -361,6 +362,9 @@ def answer(
             )
         ):
             yield from decoder.calls(None, sound_only=True)  # made only if it is sound
+        elif not answered and decoder.p_text >= policy.text_threshold and decoder.searched_for():
+            searches = web_search_tools(job.tools)  # the web searched, not recall
+            yield from decoder.calls(None, sound_only=True, among=searches)
         elif (
             decoder.p_text >= policy.text_threshold
             or p_name < policy.name_threshold
@@ -456,6 +460,16 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         if not self.policy.named_kinds:
             return False
         return names_a_thing(question, lookup_keys(self.job.schemas))
+
+    def searched_for(self) -> bool:
+        """Before results, whether one offered tool searches the web
+        (:func:`~toolkit.local.decision.searching.web_search_tools`) and the question asks
+        for information (:func:`~toolkit.local.decision.searching.asks_information`,
+        :attr:`~ToolPolicy.web_searched`): then, the model preferring text, the call is tried
+        and kept when it is sound, as for a tool the question names."""
+        if not self.policy.web_searched or len(web_search_tools(self.job.tools)) != 1:
+            return False
+        return asks_information(last_question(self.job.messages))
 
     def answer_due(self) -> bool:
         """After results: whether the last step combined them and left nothing unused

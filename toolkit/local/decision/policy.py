@@ -922,6 +922,11 @@ class ToolPolicy:
             asked "this is nonsense". In saved BFCL dev runs, 7 calls held such values: 5
             wrong (4 where no call fits), 2 right ("123 main street" has digits, "all" stands
             for places: both kept).
+        web_searched: Before results, a question that asks for information, with one offered
+            tool that searches the web (:mod:`~toolkit.local.decision.searching`), tries that
+            tool's call even when the model prefers text, and keeps it when it is sound: asked
+            "what is Imjin war" beside a web search, the small model answered from recall with
+            a fact it made up.
         held_keys_each: A refused value holding two or more of the keys its refusal lists
             whole (:func:`~toolkit.local.decision.retries.keys_held`) is asked again as each of
             them, in one step: ``dairy_record("Oatridge Dairy and of Brackenford Dairy all rode
@@ -1013,6 +1018,7 @@ class ToolPolicy:
     phrases_to_names: bool = True
     places_named: bool = True
     held_keys_each: bool = True
+    web_searched: bool = True
     judged_as_sent: bool = True
     hemisphere_signs: bool = True
     described_formats: bool = True
