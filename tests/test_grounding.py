@@ -922,3 +922,25 @@ def test_a_call_of_an_invented_list_is_rejected_and_no_fallback() -> None:
     off = ToolPolicy(invented_texts_fallback=False)
     judge = CallJudge(ChatJob(messages=messages, tools=tools), off, auto=True)
     assert not judge.rejected(_call(arguments, "shows"))
+
+
+def test_a_flag_turned_from_its_default_unasked_is_a_guess() -> None:
+    from toolkit.local.decision.grounding import unfounded_options
+    from toolkit.local.decision.policy import ToolPolicy
+
+    schema = {
+        "type": "object",
+        "required": ["query"],
+        "properties": {
+            "query": {"type": "string"},
+            "format": {"type": "string", "default": "json"},
+            "no_redirect": {"type": "boolean", "default": False},
+            "safe": {"type": "boolean"},  # no default: not known to be turned
+        },
+    }
+    asked = "Search for 'trending items' on the duck duck go."
+    call = {"query": "trending items", "format": "json", "no_redirect": True, "safe": True}
+    assert unfounded_options(call, schema, asked) == ["no_redirect"]
+    assert unfounded_options({**call, "no_redirect": False}, schema, asked) == []
+    off = ToolPolicy(unasked_flags=False)
+    assert unfounded_options(call, schema, asked, off) == []

@@ -1043,8 +1043,14 @@ def _unasked_choice(value: Any, schema: Any, text: str, policy: ToolPolicy) -> b
     not the default and that the conversation never mentions, in any form of its words, nor
     may say in another script ("华氏度" for "fahrenheit"): the model picked it
     (``unit="seconds"`` for "check whether docker is installed";
-    :attr:`~ToolPolicy.unasked_choices`)."""
-    if not policy.unasked_choices or not isinstance(value, str) or not isinstance(schema, Mapping):
+    :attr:`~ToolPolicy.unasked_choices`); or a yes-or-no turned from its stated default
+    (``request_heartbeat=true`` for "Search memory for when is shishir's birthday",
+    :attr:`~ToolPolicy.unasked_flags`; one the conversation says is kept before this)."""
+    if not isinstance(schema, Mapping):
+        return False
+    if isinstance(value, bool) and policy.unasked_flags:  # a flag turned from its default
+        return "default" in schema and schema["default"] is not value
+    if not policy.unasked_choices or not isinstance(value, str):
         return False
     if value not in (schema.get("enum") or []) or value == schema.get("default"):
         return False

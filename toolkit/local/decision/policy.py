@@ -616,6 +616,11 @@ class ToolPolicy:
             default and that the conversation never mentions (``unit="seconds"`` for
             "check whether docker is installed"). On the BFCL dev cases' optional choices, 70
             of the 79 unmentioned ones accept the argument left out.
+        unasked_flags: Count among an optional argument's guesses, to be left out with
+            :attr:`leave_out_guesses`, a yes-or-no turned from the default its schema states
+            when the conversation does not say it (``no_redirect=true`` for "Search for
+            'trending items' on the duck duck go."; a flag said either way is kept:
+            :func:`~toolkit.local.decision.stated.said_flags`).
         unread_text_calls: Before any result, when every call the model would make was
             rejected and its text answer says nothing — the call written out in code
             ("Answer: <function-name>get_service_id</function-name>") or the question copied
@@ -1019,6 +1024,7 @@ class ToolPolicy:
     places_named: bool = True
     held_keys_each: bool = True
     web_searched: bool = True
+    unasked_flags: bool = True
     judged_as_sent: bool = True
     hemisphere_signs: bool = True
     described_formats: bool = True
