@@ -3764,3 +3764,48 @@ def test_a_question_for_information_searches_the_web_rather_than_recall(
     arguments = asked[0][1]
     assert arguments.get("result_format", "text") == "text", arguments  # none nobody asked for
     assert arguments["keyword"].casefold() in question.casefold(), arguments
+
+
+# Flags turned from their stated defaults, unasked: the small model wrote no_redirect=true and
+# no_html=true for a plain search. Left out, the tool's defaults apply.
+
+
+def test_a_flag_turned_from_its_default_unasked_is_left_out(local_server) -> None:
+    search = _function(
+        "duck_duck_go.search",
+        "Performs a search using the Duck Duck Go Search API. It is useful for retrieving answers "
+        "to questions about current events. The input is a search query string, and the output "
+        "is a JSON array containing the search results.",
+        {
+            "query": {"type": "string", "description": "The search query string."},
+            "format": {"type": "string", "enum": ["json", "xml"], "default": "json"},
+            "no_redirect": {
+                "type": "boolean",
+                "description": "A flag to prevent redirection to external websites. Set to true "
+                "if the redirection should be skipped.",
+                "default": False,
+            },
+            "no_html": {
+                "type": "boolean",
+                "description": "A flag to prevent HTML content in the response. Set to true if "
+                "HTML should be stripped from the results.",
+                "default": False,
+            },
+        },
+        ["query"],
+    )
+    adding = _function(
+        "add",
+        "Add two numbers.",
+        {"a": {"type": "integer"}, "b": {"type": "integer"}},
+        ["a", "b"],
+    )
+    question = "Search for 'trending items' on the duck duck go."
+    reply = _sdk(local_server).chat.completions.create(
+        model="local", messages=[{"role": "user", "content": question}], tools=[adding, search]
+    )
+    calls = reply.choices[0].message.tool_calls or []
+    assert [c.function.name for c in calls] == ["duck_duck_go.search"], reply.choices[0].message
+    arguments = json.loads(calls[0].function.arguments)
+    assert arguments["query"] == "trending items", arguments
+    assert not arguments.get("no_redirect") and not arguments.get("no_html"), arguments
