@@ -944,3 +944,8 @@ def test_a_flag_turned_from_its_default_unasked_is_a_guess() -> None:
     assert unfounded_options({**call, "no_redirect": False}, schema, asked) == []
     off = ToolPolicy(unasked_flags=False)
     assert unfounded_options(call, schema, asked, off) == []
+    # a flag whose words the user says is theirs, whichever way it is turned
+    private = {"type": "boolean", "default": False}
+    paying = {"type": "object", "properties": {"private_visibility": private}}
+    said = "Send Rachel $50, and I prefer to keep the transaction private."
+    assert unfounded_options({"private_visibility": True}, paying, said) == []

@@ -1022,6 +1022,7 @@ def unfounded_options(
         and (
             ungrounded_values({key: value}, parameters, text, policy)
             or _unasked_choice(value, properties.get(key), text, policy)
+            or _unasked_flag(key, value, properties.get(key), text, policy)
             or _copies_others(key, value, arguments)
         )
     ]
@@ -1043,14 +1044,8 @@ def _unasked_choice(value: Any, schema: Any, text: str, policy: ToolPolicy) -> b
     not the default and that the conversation never mentions, in any form of its words, nor
     may say in another script ("华氏度" for "fahrenheit"): the model picked it
     (``unit="seconds"`` for "check whether docker is installed";
-    :attr:`~ToolPolicy.unasked_choices`); or a yes-or-no turned from its stated default
-    (``request_heartbeat=true`` for "Search memory for when is shishir's birthday",
-    :attr:`~ToolPolicy.unasked_flags`; one the conversation says is kept before this)."""
-    if not isinstance(schema, Mapping):
-        return False
-    if isinstance(value, bool) and policy.unasked_flags:  # a flag turned from its default
-        return "default" in schema and schema["default"] is not value
-    if not policy.unasked_choices or not isinstance(value, str):
+    :attr:`~ToolPolicy.unasked_choices`)."""
+    if not policy.unasked_choices or not isinstance(value, str) or not isinstance(schema, Mapping):
         return False
     if value not in (schema.get("enum") or []) or value == schema.get("default"):
         return False
@@ -1059,6 +1054,21 @@ def _unasked_choice(value: Any, schema: Any, text: str, policy: ToolPolicy) -> b
     return not _mentioned(_spelled(value), text, policy.word_share) and not _said_in_a_form(
         _spelled(value), text
     )
+
+
+def _unasked_flag(key: str, value: Any, schema: Any, text: str, policy: ToolPolicy) -> bool:
+    """Whether an optional yes-or-no is turned from the default its schema states while the
+    conversation names none of the flag's words (``request_heartbeat=true`` for "Search memory
+    for when is shishir's birthday", ``no_redirect=true`` for a plain search; not
+    ``private_visibility=true`` for "I prefer to keep the transaction private"):
+    :attr:`~ToolPolicy.unasked_flags`."""
+    if not policy.unasked_flags or not isinstance(value, bool) or not isinstance(schema, Mapping):
+        return False
+    if "default" not in schema or schema["default"] is value:
+        return False
+    said = {root(w) for w in re.findall(r"[^\W\d_]+", text.casefold())}
+    words = {root(w.casefold()) for w in name_parts(key) if len(w) > 2}
+    return not words & said
 
 
 def _said_in_a_form(value: str, text: str) -> bool:

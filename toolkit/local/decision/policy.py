@@ -618,9 +618,9 @@ class ToolPolicy:
             of the 79 unmentioned ones accept the argument left out.
         unasked_flags: Count among an optional argument's guesses, to be left out with
             :attr:`leave_out_guesses`, a yes-or-no turned from the default its schema states
-            when the conversation does not say it (``no_redirect=true`` for "Search for
-            'trending items' on the duck duck go."; a flag said either way is kept:
-            :func:`~toolkit.local.decision.stated.said_flags`).
+            when the conversation names none of the flag's words (``no_redirect=true`` for
+            "Search for 'trending items' on the duck duck go."; kept:
+            ``private_visibility=true`` for "I prefer to keep the transaction private").
         unread_text_calls: Before any result, when every call the model would make was
             rejected and its text answer says nothing — the call written out in code
             ("Answer: <function-name>get_service_id</function-name>") or the question copied
