@@ -52,3 +52,15 @@ def test_a_rate_added_to_a_count_of_what_it_is_per_is_a_product() -> None:
     # 一 that is part of a number, or no measure word, says nothing of a rate
     assert regrouped("21 - 12", "二十一瓶卖了12瓶，还剩几瓶？") is None
     assert regrouped("30 + 12", "一共有30元，又得到12元，现在有多少元？") is None
+
+
+def test_a_sum_of_two_products_sharing_a_factor_is_read_as_the_product_of_the_sum():
+    baker = (
+        "A baker makes 40 rolls an hour for a 6-hour shift. 15 of them burn and are thrown "
+        "away. How many rolls are left?"
+    )
+    assert regrouped("(40 * 6) - (15 * 6)", baker) == "40 * 6 - 15"
+    assert regrouped("6 * 40 - 6 * 15", baker) == "40 * 6 - 15"
+    # both parts counted per the factor: nothing to regroup
+    mead = "每桶蜜酒能装 28 瓶，上周酿了 15 桶，这周又酿了 6 桶。现在总共有多少瓶？"
+    assert regrouped("15 * 28 + 6 * 28", mead) is None

@@ -95,12 +95,39 @@ def _goes_with(number: _Counted, other: _Counted) -> bool:
     )
 
 
+def _factored(node: ast.BinOp) -> ast.BinOp | None:
+    """A sum (or difference) of two products of numbers that share a factor, written as the
+    product of the sum: ``(a + b) * c`` for ``a * c + b * c``; ``None`` for any other node."""
+    if not isinstance(node.op, ast.Add | ast.Sub):
+        return None
+    sides = (node.left, node.right)
+    if not all(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mult) for n in sides):
+        return None
+    left, right = node.left, node.right
+    assert isinstance(left, ast.BinOp) and isinstance(right, ast.BinOp)
+    numbers = (left.left, left.right, right.left, right.right)
+    if not all(isinstance(n, ast.Constant) for n in numbers):
+        return None
+    for a, c in ((left.left, left.right), (left.right, left.left)):
+        for b, d in ((right.left, right.right), (right.right, right.left)):
+            if c.value == d.value:  # type: ignore[attr-defined]
+                return ast.BinOp(ast.BinOp(a, node.op, b), ast.Mult(), c)
+    return None
+
+
 def _regroup(node: ast.AST, counted: dict[float, _Counted]) -> ast.AST:
     """The node with each product of a sum (or difference) of two numbers and a third
-    regrouped where only one of the two goes with the third, inside first."""
+    regrouped where only one of the two goes with the third, inside first; a sum of two
+    products that share a factor is read as that product ("(40 * 6) - (15 * 6)": 15 burnt
+    rolls are no rolls an hour, so ``40 * 6 - 15``)."""
     if not isinstance(node, ast.BinOp):
         return node
     node = ast.BinOp(_regroup(node.left, counted), node.op, _regroup(node.right, counted))
+    factored = _factored(node)  # "(40 * 6) - (15 * 6)": the 6 multiplies both
+    if factored is not None:
+        regrouped = _regroup(factored, counted)
+        if ast.unparse(regrouped) != ast.unparse(factored):
+            return regrouped
     if isinstance(node.op, ast.Add | ast.Sub) and all(
         isinstance(n, ast.Constant) for n in (node.left, node.right)
     ):
