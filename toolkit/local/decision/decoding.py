@@ -90,6 +90,7 @@ from toolkit.local.decision.numbers import (
     signs_restored,
     stated_numbers,
     ungrounded_numbers,
+    whole_spelling,
     with_roundings,
 )
 from toolkit.local.decision.phrases import writes_spaceless
@@ -362,8 +363,11 @@ def answer(
             )
         ):
             yield from decoder.calls(None, sound_only=True)  # made only if it is sound
-        elif not answered and decoder.p_text >= policy.text_threshold and decoder.searched_for():
-            searches = web_search_tools(job.tools)  # the web searched, not recall
+        elif (
+            not answered
+            and decoder.p_text >= policy.text_threshold
+            and (searches := decoder.searched_for())
+        ):  # the web searched, not recall
             yield from decoder.calls(None, sound_only=True, among=searches)
         elif (
             decoder.p_text >= policy.text_threshold
@@ -461,15 +465,18 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             return False
         return names_a_thing(question, lookup_keys(self.job.schemas))
 
-    def searched_for(self) -> bool:
-        """Before results, whether one offered tool searches the web
-        (:func:`~toolkit.local.decision.searching.web_search_tools`) and the question asks
+    def searched_for(self) -> list[str]:
+        """Before results, the one offered tool that searches the web
+        (:func:`~toolkit.local.decision.searching.web_search_tools`), when the question asks
         for information (:func:`~toolkit.local.decision.searching.asks_information`,
-        :attr:`~ToolPolicy.web_searched`): then, the model preferring text, the call is tried
-        and kept when it is sound, as for a tool the question names."""
-        if not self.policy.web_searched or len(web_search_tools(self.job.tools)) != 1:
-            return False
-        return asks_information(last_question(self.job.messages))
+        :attr:`~ToolPolicy.web_searched`): then, the model preferring text, its call is tried
+        and kept when it is sound, as for a tool the question names. ``[]`` otherwise."""
+        if not self.policy.web_searched:
+            return []
+        searches = web_search_tools(self.job.tools)
+        if len(searches) != 1 or not asks_information(last_question(self.job.messages)):
+            return []
+        return searches
 
     def answer_due(self) -> bool:
         """After results: whether the last step combined them and left nothing unused
@@ -1555,10 +1562,12 @@ def result_spellings(result: str | None) -> list[str]:
         if lone is None:
             return []
         text = lone
-    whole, _, decimals = text.lstrip("-").partition(".")
-    if decimals and not decimals.strip("0"):
-        return [whole, text.lstrip("-")]  # "42.0" is said "42"
-    spellings = with_roundings([text.lstrip("-")])
+    unsigned = text.lstrip("-")
+    whole = whole_spelling(unsigned)
+    if whole is not None:
+        return [whole, unsigned]  # "42.0" is said "42"
+    decimals = unsigned.partition(".")[2]
+    spellings = with_roundings([unsigned])
     return spellings[1:] if len(decimals) > 4 else spellings
 
 

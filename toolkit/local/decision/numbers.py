@@ -39,6 +39,7 @@ __all__ = [
     "stated_times",
     "ungrounded_numbers",
     "ungrouped",
+    "whole_spelling",
     "with_roundings",
     "word_numbers",
     "written_numbers",
@@ -525,9 +526,24 @@ def with_roundings(spellings: Sequence[str]) -> list[str]:
         out.append(written)
         decimals = written.partition(".")[2]
         out += [f"{float(written):.{n}f}" for n in (2, 1) if len(decimals) > n]
-        if decimals and not decimals.strip("0"):
-            out.append(written.partition(".")[0])
+        whole = whole_spelling(written)
+        if whole is not None:
+            out.append(whole)
     return list(dict.fromkeys(out))
+
+
+def whole_spelling(written: str) -> str | None:
+    """A number written with a decimal point and only zeros after it, as a whole number:
+    "84" for "84.0", "-3" for "-3.00"; ``None`` for any other spelling.
+
+    Args:
+        written: A number as written.
+
+    Returns:
+        Its whole spelling, or ``None``.
+    """
+    whole, _, decimals = written.partition(".")
+    return whole if decimals and not decimals.strip("0") else None
 
 
 #: How an answer may say a negative number besides its minus sign ("零下15度", "minus 15").

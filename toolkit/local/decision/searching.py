@@ -13,6 +13,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from toolkit.local.decision.numbers import written_numbers
+
 __all__ = ["asks_information", "web_search_tools"]
 
 #: A description of a search of the web at large, not of one store's records.
@@ -34,8 +36,6 @@ _ASKS = re.compile(
     r"|谁|什么|哪|怎么|如何|为什么|多少|几|吗\s*$|介绍",
     re.IGNORECASE,
 )
-#: A number the message writes.
-_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 #: Talk that asks nothing of the world ("hi", "thanks", "how are you?").
 _SMALL_TALK = re.compile(
     r"^\s*(?:hi|hello|hey|thanks|thank you|good (?:morning|evening|night)|how are you"
@@ -80,6 +80,6 @@ def asks_information(question: str) -> bool:
         True when it does.
     """
     text = question.strip()
-    if not text or _SMALL_TALK.search(text) or len(_NUMBER.findall(text)) >= 2:
+    if not text or _SMALL_TALK.search(text) or len(written_numbers(text)) >= 2:
         return False  # a word problem's numbers are for arithmetic, not for a search
     return _ASKS.search(text) is not None
