@@ -9,6 +9,7 @@ import pytest
 from toolkit.local.decision.arithmetic import parsed_plan
 from toolkit.local.decision.asking import (
     asked_order,
+    asked_parts,
     asks_arithmetic,
     asks_combination,
     asks_difference,
@@ -219,3 +220,24 @@ def test_things_gathered_into_one_ask_for_their_total(question, combined):
     if combined:  # a total, not a difference, and not each value on its own
         assert not asks_difference(question)
         assert not asks_each(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        (
+            "A glassblowing studio turns out 14 lamp shades a day and works 6 days a week. How "
+            "many shades does it make in a week, and if they're packed 4 to a crate, how many "
+            "crates does a week's output fill?",
+            2,
+        ),
+        (
+            "奶酪窖里有1260个奶酪轮，要平均摆到18个架子上。每个架子放几个？如果每个奶酪轮重9公斤，一个架子上的奶酪总共多重？",
+            2,
+        ),
+        ("What is 144 divided by 12, plus 7?", 1),
+        ("计算一下北京和西安的气温的总和", 0),
+    ],
+)
+def test_the_parts_a_question_asks_are_counted(question: str, parts: int) -> None:
+    assert asked_parts(question) == parts

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from toolkit.local.decision.chains import (
+    chinese_links,
     doubled_in_place,
     failed_step_to_resume,
     fields_in_place,
@@ -14,10 +15,12 @@ from toolkit.local.decision.chains import (
     first_step_for,
     is_value,
     kind_named,
+    known_names,
     linked_names,
     named_next_step,
     number_parameters,
     other_field,
+    refused_kind_named,
     results_in_place,
     says_its_kind,
     spent_numbers,
@@ -1336,3 +1339,177 @@ def test_a_failure_of_a_tool_the_question_names_is_on_the_question():
     assert failed_off_the_question(messages)  # as tool "f": nothing shared
     messages[1]["tool_calls"][0]["function"]["name"] = "get_weather"
     assert not failed_off_the_question(messages)
+
+
+_ROPE_REFUSAL = (
+    "No record for 'Whitlow Flats'. Known: Cordwell Ropewalk (考德威尔制绳场), Tarrin Lane "
+    "Ropeworks (塔林巷绳坊), Hemsby Long Walk (赫姆斯比长绳坊)"
+)
+_CLOCK_REFUSAL = (
+    "No record for '暮谷兰园温室里的'. Known: Hallbright & Sons (霍布莱特父子钟表坊), Tessaly "
+    "Clockworks (泰萨利钟表行), Pellwick Clocks (佩尔维克钟坊)"
+)
+
+
+def test_a_refusal_lists_its_known_names_with_their_other_forms():
+    assert known_names(_ROPE_REFUSAL) == [
+        ("Cordwell Ropewalk", "考德威尔制绳场"),
+        ("Tarrin Lane Ropeworks", "塔林巷绳坊"),
+        ("Hemsby Long Walk", "赫姆斯比长绳坊"),
+    ]
+    assert known_names("Error: divide by zero: b must not be 0") == []
+    assert known_names('{"name": "Whitlow Flats", "opened": 1821}') == []
+
+
+@pytest.mark.parametrize(
+    ("question", "refused", "record", "expected"),
+    [
+        (  # the refusal came first; the question says the tool's kind ("rope walk")
+            "What year was the rope walk that supplies Whitlow Flats founded?",
+            ("ropewalk_record", {"ropewalk": "Whitlow Flats"}, _ROPE_REFUSAL),
+            (
+                "salt_pan_info",
+                {"site": "Whitlow Flats"},
+                '{"name": "Whitlow Flats", '
+                '"opened": 1821, "workers": 39, "rope_supplier": "Tarrin Lane Ropeworks"}',
+            ),
+            ("ropewalk_record", {"ropewalk": "Tarrin Lane Ropeworks"}),
+        ),
+        (  # a Chinese record names it in Chinese; the question refers back ("这家钟表坊")
+            "暮谷兰园温室里的计时钟是哪家钟表坊做的？这家钟表坊一年能造多少座钟？",
+            ("clockmaker_profile", {"workshop": "暮谷兰园温室里的"}, _CLOCK_REFUSAL),
+            (
+                "lookup_nursery",
+                {"nursery_name": "暮谷兰园"},
+                '{"name": "暮谷兰园", '
+                '"founded": 1964, "staff": 43, "clock_supplier": "佩尔维克钟坊"}',
+            ),
+            ("clockmaker_profile", {"workshop": "佩尔维克钟坊"}),
+        ),
+        (  # no word of the kind, but the record's label: "the owner"
+            "What year was the owner of Tarrin Lane Ropeworks born?",
+            (
+                "person_lookup",
+                {"full_name": "Tarrin Lane Ropeworks"},
+                "No record for 'Tarrin Lane Ropeworks'. Known: Oriel Vance (奥丽尔·万斯), "
+                "Cuthbert Lowe (卡思伯特·洛)",
+            ),
+            (
+                "ropewalk_record",
+                {"ropewalk": "Tarrin Lane Ropeworks"},
+                '{"name": "Tarrin Lane Ropeworks", "founded": 1836, "owner": "Cuthbert Lowe"}',
+            ),
+            ("person_lookup", {"full_name": "Cuthbert Lowe"}),
+        ),
+        (  # the question neither says the kind nor the label: a wrong tool's refusal
+            "How many people work at Whitlow Flats?",
+            ("ropewalk_record", {"ropewalk": "Whitlow Flats"}, _ROPE_REFUSAL),
+            (
+                "salt_pan_info",
+                {"site": "Whitlow Flats"},
+                '{"name": "Whitlow Flats", '
+                '"workers": 39, "rope_supplier": "Tarrin Lane Ropeworks"}',
+            ),
+            None,
+        ),
+    ],
+)
+def test_a_refused_lookup_is_asked_the_known_name_a_record_gives(
+    question: str, refused: tuple, record: tuple, expected: tuple | None
+) -> None:
+    for order in (0, 1):  # the refusal before the record, or after it
+        calls = [refused, record] if order == 0 else [record, refused]
+        earlier = [(tool, arguments) for tool, arguments, _ in calls]
+        results = [result for _, _, result in calls]
+        failed = [call is refused for call in calls]
+        assert refused_kind_named(earlier, results, failed, question) == expected
+
+
+def test_a_known_name_already_asked_is_no_step():
+    earlier = [
+        ("ropewalk_record", {"ropewalk": "Whitlow Flats"}),
+        ("salt_pan_info", {"site": "Whitlow Flats"}),
+        ("ropewalk_record", {"ropewalk": "Tarrin Lane Ropeworks"}),
+    ]
+    results = [
+        _ROPE_REFUSAL,
+        '{"name": "Whitlow Flats", "rope_supplier": "Tarrin Lane Ropeworks"}',
+        '{"name": "Tarrin Lane Ropeworks", "founded": 1836}',
+    ]
+    question = "What year was the rope walk that supplies Whitlow Flats founded?"
+    assert refused_kind_named(earlier, results, [True, False, False], question) is None
+
+
+def _text_schema(key: str) -> dict:
+    return {"type": "object", "properties": {key: {"type": "string"}}, "required": [key]}
+
+
+_STUDIO_TOOLS = {
+    "get_observatory": _text_schema("name"),
+    "get_glass_studio": _text_schema("studio"),
+    "person_profile": _text_schema("full_name"),
+    "cheese_cave_info": _text_schema("cave_name"),
+}
+
+
+def test_a_chinese_record_leads_to_the_thing_the_question_points_at():
+    question = "科凡山天文台的望远镜镜片是某家玻璃工作室做的。请问这家工作室的创始人家乡在哪里？"
+    observatory = json.dumps(
+        {"name": "科凡山天文台", "founded": 1958, "lens_supplier": "洛湄玻璃工作室"},
+        ensure_ascii=False,
+    )
+    earlier = [("get_observatory", {"name": "科凡山天文台"})]
+    step = named_next_step(earlier, [observatory], [False], question, _STUDIO_TOOLS)
+    assert step == ("get_glass_studio", {"studio": "洛湄玻璃工作室"})  # its name's end said
+    studio = json.dumps(
+        {"name": "洛湄玻璃工作室", "founded": 1926, "founder": "伊内丝·哈尔瓦德"},
+        ensure_ascii=False,
+    )
+    earlier.append(step)
+    asked: list = []
+
+    def pick(tools):
+        asked.append(list(tools))
+        return "person_profile"
+
+    following = named_next_step(
+        earlier, [observatory, studio], [False, False], question, _STUDIO_TOOLS, pick=pick, since=1
+    )
+    assert following == ("person_profile", {"full_name": "伊内丝·哈尔瓦德"})  # 创始人: founder
+    assert asked == []  # a name written with "·" is the one lookup of people's, unpicked
+
+
+def test_a_chinese_record_names_a_thing_of_its_own_kind_the_question_points_at():
+    question = "奥索里洞窖的档案里登记了一个姊妹窖，那个姊妹窖是哪一年建立的？"
+    cave = json.dumps(
+        {"name": "奥索里洞窖", "founded": 1931, "sister_cave": "格里斯霍尔特奶酪洞"},
+        ensure_ascii=False,
+    )
+    earlier = [("cheese_cave_info", {"cave_name": "奥索里洞窖"})]
+    step = named_next_step(earlier, [cave], [False], question, _STUDIO_TOOLS)
+    assert step == ("cheese_cave_info", {"cave_name": "格里斯霍尔特奶酪洞"})  # 姊妹: sister
+    # the record's own founding year answers a question that points at nothing else
+    plain = "奥索里洞窖是哪一年建立的？"
+    assert named_next_step(earlier, [cave], [False], plain, _STUDIO_TOOLS) is None
+
+
+def test_chinese_links_are_a_records_chinese_values_but_its_name():
+    record = (
+        '{"name": "格里斯霍尔特奶酪洞", "founded": 1804, "sister_cave": "贝尔沼奶酪窖", '
+        '"note": "ok"}'
+    )
+    assert chinese_links(record) == [("sister_cave", "贝尔沼奶酪窖")]
+
+
+def test_a_chinese_link_is_followed_once_along_its_label():
+    question = "奥索里洞窖的档案里登记了一个姊妹窖，那个姊妹窖是哪一年建立的？"
+    first = '{"name": "奥索里洞窖", "founded": 1931, "sister_cave": "格里斯霍尔特奶酪洞"}'
+    second = '{"name": "格里斯霍尔特奶酪洞", "founded": 1804, "sister_cave": "贝尔沼奶酪窖"}'
+    earlier = [
+        ("cheese_cave_info", {"cave_name": "奥索里洞窖"}),
+        ("cheese_cave_info", {"cave_name": "格里斯霍尔特奶酪洞"}),
+    ]
+    step = named_next_step(
+        earlier, [first, second], [False, False], question, _STUDIO_TOOLS, since=1
+    )
+    assert step is None  # the sister's sister is no step

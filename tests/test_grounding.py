@@ -949,3 +949,24 @@ def test_a_flag_turned_from_its_default_unasked_is_a_guess() -> None:
     paying = {"type": "object", "properties": {"private_visibility": private}}
     said = "Send Rachel $50, and I prefer to keep the transaction private."
     assert unfounded_options({"private_visibility": True}, paying, said) == []
+
+
+def test_the_final_answer_step_names_the_result_of_each_part_asked() -> None:
+    from toolkit.local.decision.prompt import answer_messages
+
+    def call(i: str, name: str, arguments: str) -> dict:
+        return {"id": i, "type": "function", "function": {"name": name, "arguments": arguments}}
+
+    question = "每个架子放几个？如果每个奶酪轮重9公斤，一个架子上的奶酪总共多重？"
+    turn = [
+        {"role": "user", "content": question},
+        {"role": "assistant", "content": None, "tool_calls": [call("a", "split", '{"t": 1260}')]},
+        {"role": "tool", "tool_call_id": "a", "content": "70.0"},
+        {"role": "assistant", "content": None, "tool_calls": [call("b", "times", '{"v": 70}')]},
+        {"role": "tool", "tool_call_id": "b", "content": "630.0"},
+    ]
+    body = answer_messages(turn, result="630.0", parts=["70.0", "630.0"])[-1]["content"]
+    assert "问题的几个小问依次由结果 70、630 回答" in body
+    assert "最后一步的结果" not in body  # the last result is not named the answer alone
+    alone = answer_messages(turn, result="630.0")[-1]["content"]
+    assert "最后一步的结果 630 就是问题的答案" in alone

@@ -173,3 +173,9 @@ def test_a_text_that_opens_by_declining_refuses(text: str) -> None:
 )
 def test_an_answer_does_not_refuse(text: str) -> None:
     assert not refuses(text)
+
+
+def test_two_words_of_the_question_written_together_say_a_kind():
+    question = "What year was the owner of the rope walk that supplies Whitlow Flats born?"
+    assert says_kind(question, "ropewalk_record")
+    assert not says_kind("Who owns the rope that walks?", "ropewalk_record")

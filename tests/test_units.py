@@ -64,3 +64,25 @@ def test_a_sum_of_two_products_sharing_a_factor_is_read_as_the_product_of_the_su
     # both parts counted per the factor: nothing to regroup
     mead = "每桶蜜酒能装 28 瓶，上周酿了 15 桶，这周又酿了 6 桶。现在总共有多少瓶？"
     assert regrouped("15 * 28 + 6 * 28", mead) is None
+
+
+@pytest.mark.parametrize(
+    ("expression", "question", "expected"),
+    [
+        (  # the shades a crate holds divide the week's shades into crates
+            "14 * 6 * 4",
+            "A glassblowing studio turns out 14 lamp shades a day and works 6 days a week. How "
+            "many shades does it make in a week, and if they're packed 4 to a crate, how many "
+            "crates does a week's output fill?",
+            "14 * 6 / 4",
+        ),
+        ("840 * 24", "酿了840瓶果酒，每箱装24瓶，能装满多少箱？", "840 / 24"),
+        # a count of what the rate is per: the product stands
+        ("24 * 35", "每箱装24瓶，一共装了35箱，一共多少瓶？", None),
+        ("15 * 4", "There are 15 crates with 4 to a crate. How many shades are there?", None),
+    ],
+)
+def test_a_product_by_a_rate_per_the_asked_unit_is_a_division(
+    expression: str, question: str, expected: str | None
+) -> None:
+    assert regrouped(expression, question) == expected

@@ -17,6 +17,7 @@ __all__ = [
     "LARGER_SMALLER_EN",
     "LARGER_SMALLER_ZH",
     "asked_order",
+    "asked_parts",
     "asks_arithmetic",
     "asks_combination",
     "asks_difference",
@@ -283,3 +284,29 @@ def asks_unordered_difference(question: str) -> bool:
         True when it does.
     """
     return asks_difference(question) and asked_order(question) is None
+
+
+def asked_parts(question: str) -> int:
+    """How many quantities a question asks for, one after another: "How many shades does it
+    make in a week, and if they're packed 4 to a crate, how many crates does a week's output
+    fill?" asks two, "每个架子放几个？如果每个奶酪轮重9公斤，一个架子上的奶酪总共多重？" two,
+    "What is 144 divided by 12, plus 7?" one. Each asking word counts ("how many", "how
+    much", "what is"; 几, 多少, 多重…), twice in one clause once.
+
+    Args:
+        question: The user's question.
+
+    Returns:
+        The number of parts asked (0 when no asking word is found).
+    """
+    clauses = re.split(r"[,;?!，；？！。]|\band\b", question)
+    return sum(1 for clause in clauses if _ASKS_QUANTITY.search(clause))
+
+
+#: A word that asks for a quantity: "how many", "how much", "how long", "what is"; 几, 多少,
+#: 多重, 多长, 多久, 多大, 多高, 多远.
+_ASKS_QUANTITY = re.compile(
+    r"\bhow\s+(?:many|much|long|far|old|tall|high|deep|heavy|big)\b|\bwhat(?:\s+is|'s)\b"
+    r"|几(?!乎)|多少|多(?:重|长|久|大|高|远|深|宽|贵)",
+    re.IGNORECASE,
+)

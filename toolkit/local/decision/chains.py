@@ -52,7 +52,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from toolkit.local.decision.grounding import lone_text_parameter
-from toolkit.local.decision.kinds import kind_of, lookup_keys, names_in_capitals
+from toolkit.local.decision.kinds import glossed_terms, kind_of, lookup_keys, names_in_capitals
 from toolkit.local.decision.mentions import ACTION_WORDS, says_kind
 from toolkit.local.decision.numbers import (
     first_stated,
@@ -70,10 +70,12 @@ from toolkit.local.decision.records import (
     labelled_value,
     name_parts,
     name_words,
+    root,
     stem,
 )
 
 __all__ = [
+    "chinese_links",
     "doubled_in_place",
     "failed_step_to_resume",
     "fields_in_place",
@@ -81,12 +83,14 @@ __all__ = [
     "first_step_for",
     "is_value",
     "kind_named",
+    "known_names",
     "linked_names",
     "named_next_step",
     "number_parameters",
     "other_field",
     "points_past",
     "refers_back",
+    "refused_kind_named",
     "results_in_place",
     "says_its_kind",
     "spent_numbers",
@@ -398,6 +402,109 @@ def failed_step_to_resume(
     return None
 
 
+def known_names(refusal: str | None) -> list[tuple[str, ...]]:
+    """The names a refusal lists as its tool's known ones, each with the other form written
+    beside it in brackets: "No record for 'X'. Known: Pellwick Clocks (佩尔维克钟坊), Orvane
+    Horology (奥尔文钟表社)" gives ``("Pellwick Clocks", "佩尔维克钟坊")`` and the other pair.
+
+    Args:
+        refusal: A refused call's result.
+
+    Returns:
+        The forms of each listed name, in order; none when the refusal lists no names.
+    """
+    text = refusal or ""
+    head, colon, listed = text.rpartition(":")
+    if not colon or not _KNOWN_HEAD.search(head.rsplit(".", 1)[-1]):
+        return []
+    found: list[tuple[str, ...]] = []
+    for item in re.split(r"[,;，；、]|\bor\b", listed):
+        bracket = re.search(r"[(（]([^()（）]+)[)）]", item)
+        name = re.sub(r"\s*[(（][^()（）]*[)）]", "", item).strip(" .。'\"")
+        forms = [f for f in (name, bracket.group(1).strip() if bracket else "") if len(f) > 1]
+        if forms:
+            found.append(tuple(forms))
+    return found if len(found) > 1 else []
+
+
+#: The words before a refusal's list of what its tool knows ("Known", "Known lighthouses",
+#: "Available", "Try one of", "已知").
+_KNOWN_HEAD = re.compile(r"known|available|valid|try|one of|已知|可选|可用", re.IGNORECASE)
+
+
+def _written_in(record: str, form: str) -> bool:
+    """Whether a record writes a name: as a whole word in Latin letters, anywhere in a script
+    written without spaces."""
+    if writes_spaceless(form):
+        return form in record
+    return re.search(rf"(?<!\w){re.escape(form)}(?!\w)", record, re.IGNORECASE) is not None
+
+
+def refused_kind_named(
+    earlier: Sequence[tuple[str, Mapping[str, Any]]],
+    results: Sequence[str | None],
+    failed: Sequence[bool],
+    question: str,
+) -> tuple[str, dict[str, Any]] | None:
+    """The step a refusal showed the way to: a lookup refused with the names its tool knows
+    ("No record for '暮谷兰园温室里的'. Known: …, Pellwick Clocks (佩尔维克钟坊)"), while a record
+    another tool answered gives one of those names (``"clock_supplier": "佩尔维克钟坊"``) that
+    no call of the refused tool asked and the question does not write. The question points
+    past its first thing to one of that tool's kind ("这家钟表坊一年能造多少座钟？", "the owner
+    of the rope walk that supplies Whitlow Flats"), the small model tried the tool with the
+    wrong name, and the tool itself says which of its names the record gave: that lookup is
+    due, in the form the record writes (its Latin one first), whichever came first, the
+    refusal or the record. Without a word of the tool's kind, the question may say the
+    record's label for the name ("the owner of the rope walk" for ``"owner": "Cuthbert
+    Lowe"``, which the people lookup knows). A record that gives two of the names leads
+    nowhere.
+
+    Args:
+        earlier: ``(tool, arguments)`` of the calls this turn made, in order.
+        results: The result text of each of them.
+        failed: Whether each of them failed.
+        question: The user's question.
+
+    Returns:
+        ``(tool, arguments)`` of the step, or ``None``.
+    """
+    asked = {(t, str(v).casefold()) for t, a in earlier for v in a.values() if isinstance(v, str)}
+    folded = question.casefold()
+    for i in reversed(range(len(earlier))):
+        tool, arguments = earlier[i]
+        texts = [k for k, v in arguments.items() if isinstance(v, str) and v.strip()]
+        known = known_names(results[i]) if failed[i] and len(texts) == 1 else []
+        if not known:
+            continue
+        for j in reversed(range(len(earlier))):
+            other, taken = earlier[j]
+            record = results[j] or ""
+            if failed[j] or other == tool or is_value(record):
+                continue
+            own = {str(v).casefold() for v in taken.values() if isinstance(v, str)}
+            given = [
+                next(f for f in forms if _written_in(record, f))
+                for forms in known
+                if any(_written_in(record, f) for f in forms)
+                and not any(f.casefold() in own or f.casefold() in folded for f in forms)
+            ]
+            if len(given) != 1 or (tool, given[0].casefold()) in asked:
+                continue
+            if points_past(question, [tool]) or _label_asked(record, given[0], question):
+                return tool, {**arguments, texts[0]: given[0]}
+    return None
+
+
+def _label_asked(record: str, name: str, question: str) -> bool:
+    """Whether the label a record gives a name is a word the question says: "the owner of
+    the rope walk" for ``"owner": "Cuthbert Lowe"``."""
+    label = re.search(rf"([A-Za-z][A-Za-z_ ]*)[\"']?\s*[:=]\s*[\"']?{re.escape(name)}", record)
+    if label is None:
+        return False
+    words = {root(w) for w in re.findall(r"[a-z]{3,}", label.group(1).casefold())} - {"name"}
+    return bool(words & {root(w) for w in re.findall(r"[a-z]{3,}", question.casefold())})
+
+
 def _kind_asked(question: str, tool: str) -> bool:
     """Whether a question may ask for a thing of the tool's kind: it says the kind, or it is
     written without spaces (its words are not matched to English names), or there is none."""
@@ -508,9 +615,90 @@ def named_next_step(
         if has_asked and not (past_asked and points_at_other(asking, record, name, tool, passed)):
             continue
         return tool, {parameter: name}
+    followed = {  # the labels whose link a call took already: each is followed once
+        label
+        for result, bad in zip(results, failed, strict=False)
+        if not bad
+        for label, value in chinese_links(result or "")
+        if value.casefold() in asked
+    }
+    if not latin and (
+        step := _chinese_link(record, asked, question, lookups, passed, pick, followed)
+    ):
+        return step
     if pick is None or has_asked:
         return None
     return _linked_step(record, asked, question, lookups, passed, pick)
+
+
+def chinese_links(record: str) -> list[tuple[str, str]]:
+    """The values a record writes in Chinese under its labels, three characters or more,
+    but its own name's: ``("sister_cave", "贝尔沼奶酪窖")`` of ``{"name": "格里斯霍尔特奶酪洞",
+    …, "sister_cave": "贝尔沼奶酪窖"}``.
+
+    Args:
+        record: A tool's result.
+
+    Returns:
+        ``(label, value)`` in the record's order.
+    """
+    pairs = re.findall(r"[\"']([A-Za-z][A-Za-z_ ]*)[\"']\s*:\s*[\"']([^\"']+)[\"']", record)
+    return [
+        (label, value.strip())
+        for label, value in pairs
+        if label.casefold() not in {"name", "title"}
+        and writes_spaceless(value)
+        and len(value.strip()) >= 3
+    ]
+
+
+def _chinese_link(
+    record: str,
+    asked: AbstractSet[str],
+    question: str,
+    lookups: Mapping[str, str],
+    passed: AbstractSet[str],
+    pick: Callable[[Sequence[str]], str | None] | None,
+    followed: AbstractSet[str] = frozenset(),
+) -> tuple[str, dict[str, Any]] | None:
+    """The step to the thing a record names in Chinese that the Chinese question points at
+    (:func:`named_next_step`): the question refers back or asks which ("这家工作室", "那个姊妹
+    窖", "某家玻璃工作室"), and its sentence that asks says the end of the name ("工作室" of
+    "洛湄玻璃工作室") or a word of the record's label for it (姊妹 "sister" of
+    ``"sister_cave"``, 创始人 "founder" of ``"founder"``). The name is looked up with the tool
+    whose kind it states — the record's own tool too (a sister cave is a cave) — else, for a
+    person's name written with "·", the one lookup of people, else the one ``pick`` chooses
+    among those not answered yet. A label whose link a call took already (``followed``) is
+    not followed again: the sister cave's own record names its sister too."""
+    if not (refers_back(question) or _UNNAMED_ZH.search(question)):
+        return None
+    asking = asking_sentence(question)
+    said = set(glossed_terms(asking))
+    found = [
+        value
+        for label, value in chinese_links(record)
+        if value.casefold() not in asked
+        and label not in followed
+        and value not in question
+        and (
+            any(value[-size:] in asking for size in (2, 3))
+            or {root(w) for w in label_words(label) if len(w) >= 3} & said
+        )
+    ]
+    if len(set(found)) != 1:
+        return None
+    name = found[0]
+    tool = kind_of(name, lookups)
+    people = [t for t in lookups if t not in passed and _PEOPLE.search(f"{t} {lookups[t]}")]
+    if tool is None and "·" in name and len(people) == 1:  # "伊内丝·哈尔瓦德": a person's
+        tool = people[0]
+    if tool is None and pick is not None:
+        tool = pick([t for t in lookups if t not in passed])
+    return None if tool is None else (tool, {lookups[tool]: name})
+
+
+#: The words of a lookup of people, in its name or its key's ("person_profile(full_name)").
+_PEOPLE = re.compile(r"person|people|full_?name|employee|biograph", re.IGNORECASE)
 
 
 def points_at_other(

@@ -50,6 +50,7 @@ from toolkit.errors import PromptError
 from toolkit.local.decision.arithmetic import Tools, arithmetic_tools
 from toolkit.local.decision.asking import (
     asked_order,
+    asked_parts,
     asks_arithmetic,
     asks_combination,
     asks_difference,
@@ -416,6 +417,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         self.names: dict[str, float] | None = None
         self.repeated = 0  # calls dropped because the conversation already made them
         self.result: str | None = None  # the result that answers the question, when known
+        self.parts: list[str] = []  # the results of a question's parts, when it asks several
         self.difference = False  # the last step subtracted the smaller compared value
         self.kept_text: tuple[str, str] | None = None  # a text answer a call may replace
 
@@ -1047,6 +1049,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
                 answer that leaves them out is written again opening with them.
         """
         self.result = worked if worked is not None and result is not None else result
+        self.parts = self.part_results(result)
         events = list(self.text(from_results=True, any_numbers=True))
         answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
         ends = self.echo_ends(answer)
@@ -1054,6 +1057,11 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             events = list(self.text(from_results=True, any_numbers=True, avoid=ends))
             answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
         events = self._restating(events, result if result is not None else stated, ends)
+        for part in self.parts[:-1]:  # each part's result, the first left out first
+            answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
+            if not _states(answer, result_spellings(part)):
+                events = self._restating(events, part, ends)
+                break
         answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
         if words is not None and words.casefold() not in answer.casefold():
             events = list(self.text(from_results=True, any_numbers=True, avoid=ends, opening=words))
@@ -1072,6 +1080,28 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             spaceless = writes_spaceless(last_question(self.job.messages))
             events = with_working(events, worked, spaceless)
         yield from events
+
+    def part_results(self, result: str | None) -> list[str]:
+        """The results that answer a question of several parts, one each, in order
+        (:attr:`~ToolPolicy.each_part_stated`): "How many shades does it make in a week, and
+        … how many crates does a week's output fill?" (:func:`~toolkit.local.decision.
+        asking.asked_parts`: two) answered by ``times(14, 6)`` = 84 and then
+        ``split_evenly(84, 4)`` = 21 has the parts 84 and 21 — the turn's last results that
+        are one number each, as many as the parts asked, the last of them ``result``. The
+        small model, named the last result alone, left the first part out ("一个架子上的奶酪
+        总共是630公斤。" for "每个架子放几个？… 一个架子上的奶酪总共多重？"). None when the
+        question asks one thing, or fewer results than its parts came."""
+        if result is None or not self.policy.each_part_stated:
+            return []
+        parts = asked_parts(last_question(self.job.messages))
+        if parts < 2:
+            return []
+        turn = self.job.messages[turn_start(self.job.messages) :]
+        texts = [content_text(m.get("content")).strip() for m in turn if m.get("role") == "tool"]
+        numbers = [t for t in texts if not is_error(t) and result_spellings(t)]
+        if len(numbers) < parts or numbers[-1] != result.strip():
+            return []
+        return numbers[-parts:]
 
     def _asked_numbers(self) -> set[float]:
         """The numbers the question states, by value without their signs."""
@@ -1230,6 +1260,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
                 self.job.messages,
                 compare=self.policy.compare_results,
                 result=self.result,
+                parts=self.parts,
                 reading=self.reading,
                 picked=self.picked_number,
                 values=self.asked_entries(),

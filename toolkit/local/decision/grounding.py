@@ -725,7 +725,18 @@ class CallHistory:
             return False
         novel = {_spelled(v) for v in leaves(arguments_of(call))} - self._values[fn["name"]]
         results = "\n".join(self._results.get(fn["name"], []))
-        return bool(results) and all(_mentioned(v, results, self._share) for v in novel - {""})
+        return bool(results) and all(
+            _mentioned(v, results, self._share) and not _linked(v, results) for v in novel - {""}
+        )
+
+
+def _linked(value: str, results: str) -> bool:
+    """Whether results give a value only as another thing a record links to, under a label
+    that is not the record's name (``"sister_cave": "格里斯霍尔特奶酪洞"``): a thing of the same
+    kind, whose own record the call asks for, not one the results already told."""
+    quoted = re.escape(value)
+    labels = re.findall(rf"[\"']([A-Za-z][\w ]*)[\"']\s*:\s*[\"']{quoted}[\"']", results, re.I)
+    return bool(labels) and all(label.casefold() not in ("name", "title") for label in labels)
 
 
 #: Where a description stops saying what kind of value it asks for and starts showing one: a

@@ -21,6 +21,7 @@ answer from what it knows; the decoder looks for a sound call then too.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 
@@ -204,7 +205,8 @@ def says_kind(question: str, tool: str) -> bool:
     how it works, at the start of a word of the question ("that lock" for
     ``get_canal_lock``), or the kind's maker, whose stem of five letters or more begins the
     word with at most :data:`_MAKER_ENDING` letters after it ("coopers" for
-    ``fetch_cooperage``, "bakers" for ``bakery_info``).
+    ``fetch_cooperage``, "bakers" for ``bakery_info``), or two words of the question
+    written together ("rope walk" for ``ropewalk_record``).
 
     Args:
         question: The user's question.
@@ -216,12 +218,20 @@ def says_kind(question: str, tool: str) -> bool:
     words = name_words(tool) - ACTION_WORDS
     if any(re.search(rf"\b{re.escape(w)}", question, re.IGNORECASE) for w in words):
         return True
-    stems = {root(w) for w in _QUESTION_WORD.findall(question.casefold())}
-    return any(
+    found = _QUESTION_WORD.findall(question.casefold())
+    stems = {root(w) for w in found}
+    if any(
         len(s) >= 5 and w.startswith(s) and len(w) - len(s) <= _MAKER_ENDING
         for w in words
         for s in stems
-    )
+    ):
+        return True
+    joined = {a + b for a, b in itertools.pairwise(found)}  # "rope walk" for ``ropewalk_record``
+    return any(len(w) >= _JOINED and j.startswith(w) for w in words for j in joined)
+
+
+#: The fewest letters of a kind's word that two of the question's words may write apart.
+_JOINED = 6
 
 
 #: The most letters a kind's word has after its maker's stem ("cooper" + "age").

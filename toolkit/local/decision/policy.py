@@ -756,6 +756,22 @@ class ToolPolicy:
             the entity itself not), that tool is asked about it
             (:func:`~toolkit.local.decision.chains.named_next_step`): the small model answered
             "how tall is that tower?" with the lighthouse's name from the ferry's record.
+        refused_names_followed: After results, a lookup refused with the names its tool
+            knows is asked again with the one of them that another tool's record gives, when
+            the question points past its first thing to one of that tool's kind
+            (:func:`~toolkit.local.decision.chains.refused_kind_named`): "暮谷兰园温室里的计时钟
+            是哪家钟表坊做的？这家钟表坊一年能造多少座钟？" — the clockmaker was asked about the
+            question's words, refused with "Known: …, Pellwick Clocks (佩尔维克钟坊)", then the
+            nursery's record gave "clock_supplier: 佩尔维克钟坊", and the small model answered
+            with the refusal's list.
+        each_part_stated: A question that asks several quantities one after another ("How
+            many shades a week, and … how many crates does that fill?", "每个架子放几个？…
+            总共多重？") has its answer state the result of each part: the final-answer step
+            names the turn's last one-number results, as many as the parts, and an answer
+            that leaves one out is written again stating it
+            (:meth:`~toolkit.local.decision.decoding._Decoder.part_results`). The small
+            model, named the last result alone, answered "一个架子上的奶酪总共是630公斤。"
+            without the 70 a shelf.
         linked_entities: Under ``follow_named_entities``, a record's one other name whose
             words state no offered kind ("barrel_supplier: Tamsett Barrel Yard") is followed
             too, when the question points past what it names: to the lookup not answered yet
@@ -982,6 +998,8 @@ class ToolPolicy:
     asked_texts: bool = True
     follow_named_entities: bool = True
     linked_entities: bool = True
+    refused_names_followed: bool = True
+    each_part_stated: bool = True
     english_reading: bool = True
     picked_fields: bool = True
     listed_values: bool = True

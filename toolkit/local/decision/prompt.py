@@ -24,6 +24,7 @@ from toolkit.local.decision.turn import (
     holds_value,
     is_error,
     last_step_at,
+    step_results,
     turn_calls,
     turn_start,
 )
@@ -267,6 +268,13 @@ _RESULT_IS = {
     "en": "The last result, {}, is the answer.",
 }
 
+#: How the final-answer step names the results of a question's parts, in order.
+_PARTS_ARE = {
+    "zh": "问题的几个小问依次由结果 {} 回答，回答时每一个都要说出。",
+    "en": "The results {} answer the question's parts in turn; state each of them.",
+}
+_PARTS_JOIN = {"zh": "、", "en": " and "}
+
 #: The request of the final-answer step when every result of the turn is an error.
 _FAILED_ASK = {
     "zh": "这些函数调用都失败了。请用一句完整的话告诉用户无法得到答案，并说明原因。",
@@ -354,7 +362,17 @@ def _one_tool_many_values(messages: Sequence[Mapping[str, Any]]) -> bool:
     calls, results = turn_calls(messages)
     names = {str((c.get("function") or {}).get("name")) for c in calls}
     answered = [r for r in results if r is not None and not is_error(r)]
-    return len(names) == 1 and len(answered) >= 2
+    if len(names) == 1 and len(answered) >= 2:
+        return True
+    # the last step alone, every call of it answered: "What are the opening hours of A, B
+    # and C?" asked of one tool for each, after an attempt that ran the three together
+    last = (step_results(messages) or [[]])[-1]
+    names = {str((c.get("function") or {}).get("name")) for c, _ in last}
+    return (
+        len(names) == 1
+        and len(last) >= 2
+        and all(r is not None and not is_error(r) for _, r in last)
+    )
 
 
 def listed_values(values: Sequence[tuple[str, str]], question: str) -> str:
@@ -378,6 +396,7 @@ def answer_messages(
     picked: Callable[[str], str | None] | None = None,
     values: Sequence[tuple[str, str]] | None = None,
     difference: bool = False,
+    parts: Sequence[str] = (),
 ) -> list[dict[str, Any]] | None:
     """The final-answer step: the question and the results it rests on, and nothing else.
 
@@ -413,6 +432,9 @@ def answer_messages(
             about, when they are known: listed last, as the comparison is ("各自的数值：
             万特库尔击剑馆（84）、多里蒙击剑馆（57）。"); shown the records alone, the small
             model copied the question out.
+        parts: The results of a question of several parts, one each, in order: named in
+            place of ``result`` ("The results 84 and 21 answer the question's parts in
+            turn"), where named the last alone the small model left the first part out.
 
     Returns:
         A short conversation (the client's system message, if any, then one user turn), or
@@ -445,6 +467,9 @@ def answer_messages(
             ask = ask.rstrip("。.") + _DIFFERENCE_IS[language].format(_plain(result))
     elif values and not failures:
         ask = f"{ask}\n{_VALUES_ARE[language]}{listed_values(values, question)}"
+    elif len(parts) > 1 and not failures:
+        named = _PARTS_JOIN[language].join(whole_number(p) for p in parts)
+        ask = f"{_PARTS_ARE[language].format(named)}\n{ask}"
     elif result is not None and not failures:
         ask = f"{_RESULT_IS[language].format(whole_number(result))}\n{ask}"
     body = f"{head}{question}\n\n{listed}\n" + "\n".join(results) + f"\n\n{ask}"

@@ -28,6 +28,7 @@ from toolkit.local.decision.chains import (
     number_parameters,
     other_field,
     points_past,
+    refused_kind_named,
     results_in_place,
     says_its_kind,
     spent_numbers,
@@ -1331,6 +1332,10 @@ class CallJudge:
         resumed = failed_step_to_resume(self.turn_calls, self.turn_results, failures, self.question)
         if resumed is None:  # the first step another value's chain made, for this one
             resumed = first_step_for(self.turn_calls, self.turn_results, failures)
+        if resumed is None and self.policy.refused_names_followed:  # a refusal's known name
+            resumed = refused_kind_named(
+                self.turn_calls, self.turn_results, failures, self.question
+            )
         if resumed is None and self.policy.follow_named_entities:  # the entity a record names
             resumed = named_next_step(
                 self.turn_calls,

@@ -38,6 +38,12 @@ class _Counted:
 _EN_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?:-([a-z]+))?((?:\s+[a-z]+){0,4})", re.I)
 #: Words after a number that say what it is per.
 _EN_PER = frozenset({"a", "an", "per", "each", "every"})
+#: Words before "a" or "each" that make a number a rate per what follows ("packed 4 to a
+#: crate", "6 in each box").
+_EN_INTO = frozenset({"to", "in", "into"})
+#: The unit a question asks a count of: "how many crates", "装几箱", "多少箱".
+_EN_ASKED = re.compile(r"\bhow\s+many\s+([a-z]+)", re.I)
+_ZH_ASKED = re.compile(r"(?:几|多少)\s*(?:个)?([\u4e00-\u9fff])")
 #: Words after a number that are no unit ("37 of them", "an extra 95 on top").
 _EN_NOT_UNITS = frozenset(
     "of on in at to for from and or but more extra than the that this these those it them "
@@ -80,6 +86,8 @@ def _counted(question: str) -> dict[float, _Counted]:
                 if word in _EN_PER and i + 1 < len(words):
                     per = root(words[i + 1])
                     break
+                if word in _EN_INTO and words[i + 1 : i + 2] and words[i + 1] in _EN_PER:
+                    continue  # "4 to a crate": the "a" after says what it is per
                 if unit is None and word not in _EN_NOT_UNITS:
                     unit = root(word)
                 elif word in _EN_NOT_UNITS and word not in ("a", "an"):
@@ -159,6 +167,40 @@ def _regroup(node: ast.AST, counted: dict[float, _Counted]) -> ast.AST:
     return node
 
 
+def _asked_units(question: str) -> set[str]:
+    """The units a question asks a count of ("crate" of "how many crates does it fill?")."""
+    if re.search(r"[\u4e00-\u9fff]", question):
+        return {m[1] for m in _ZH_ASKED.finditer(question)}
+    return {root(m[1].casefold()) for m in _EN_ASKED.finditer(question)}
+
+
+def _per_asked(node: ast.AST, counted: dict[float, _Counted], asked: set[str]) -> ast.AST:
+    """The node with each product by a rate per what the question asks a count of written as
+    a division by it: "packed 4 to a crate … how many crates?" planned ``14 * 6 * 4`` is
+    ``14 * 6 / 4`` — the shades a crate holds divide the shades into crates. A product by
+    a count of what the rate is per ("24 瓶 a 箱, 35 箱") stays one."""
+    if not isinstance(node, ast.BinOp):
+        return node
+    node = ast.BinOp(
+        _per_asked(node.left, counted, asked), node.op, _per_asked(node.right, counted, asked)
+    )
+    if not isinstance(node.op, ast.Mult):
+        return node
+    for rate, other in ((node.right, node.left), (node.left, node.right)):
+        if not isinstance(rate, ast.Constant):
+            continue
+        by = counted.get(float(rate.value))  # type: ignore[arg-type]
+        if by is None or by.per is None or by.per not in asked:
+            continue
+        if isinstance(other, ast.Constant) and (
+            (mate := counted.get(float(other.value))) is None  # type: ignore[arg-type]
+            or _goes_with(mate, by)
+        ):
+            continue  # a count of crates times what a crate holds
+        return ast.BinOp(other, ast.Div(), rate)
+    return node
+
+
 def regrouped(expression: str, question: str) -> str | None:
     """A plan's expression with a count it multiplied taken out of the product: ``(15 + 64) *
     28`` is ``15 * 28 + 64`` for "每桶蜜酒能装 28 瓶，酿了 15 桶，又调来 64 瓶" (see the module
@@ -178,6 +220,6 @@ def regrouped(expression: str, question: str) -> str | None:
     counted = _counted(question)
     if not counted:
         return None
-    changed = _regroup(tree, counted)
+    changed = _per_asked(_regroup(tree, counted), counted, _asked_units(question))
     written = ast.unparse(changed)
     return None if written == ast.unparse(tree) else written
