@@ -3809,3 +3809,151 @@ def test_a_flag_turned_from_its_default_unasked_is_left_out(local_server) -> Non
     arguments = json.loads(calls[0].function.arguments)
     assert arguments["query"] == "trending items", arguments
     assert not arguments.get("no_redirect") and not arguments.get("no_html"), arguments
+
+
+# A lookup refused with the names its tool knows, while another tool's record gives one of
+# them: the small model, having asked the mill about the bakery's name, answered with the
+# refusal's list. The mill the record names is asked.
+
+_MILLS = {
+    "hollin windmill": "Name: Hollin Windmill (霍林风车磨坊)\nbuilt: 1788\nmillstones: 3",
+    "sedge mill": "Name: Sedge Mill (塞奇磨坊)\nbuilt: 1823\nmillstones: 5",
+    "霍林风车磨坊": "Name: Hollin Windmill (霍林风车磨坊)\nbuilt: 1788\nmillstones: 3",
+    "塞奇磨坊": "Name: Sedge Mill (塞奇磨坊)\nbuilt: 1823\nmillstones: 5",
+    "塞奇风车磨坊": "Name: Sedge Windmill (塞奇风车磨坊)\nbuilt: 1840\nmillstones: 2",
+}
+_BAKERIES = {
+    "麦垄面包坊": {"name": "麦垄面包坊", "opened": 1961, "bakers": 12, "flour_from": "塞奇磨坊"},
+    "林溪面包坊": {"name": "林溪面包坊", "opened": 1975, "bakers": 8, "flour_from": "塞奇风车磨坊"},
+}
+
+
+@tool
+def mill_record(name: str) -> str:
+    """Show a flour mill's record: when it was built and its millstones.
+
+    Args:
+        name: The mill's name.
+    """
+    record = _MILLS.get(name.strip().casefold())
+    if record is None:
+        raise ToolException(
+            f"No record for {name!r}. Known: Hollin Windmill (霍林风车磨坊), Sedge Mill (塞奇磨坊)"
+        )
+    return record
+
+
+@tool
+def bakery_record(name: str) -> str:
+    """Show a bakery's record: when it opened, its bakers and where its flour comes from.
+
+    Args:
+        name: The bakery's name.
+    """
+    record = _BAKERIES.get(name.strip())
+    if record is None:
+        raise ToolException(f"No record for {name!r}. Known: {', '.join(_BAKERIES)}")
+    return json.dumps(record, ensure_ascii=False)
+
+
+def test_a_refused_lookup_is_asked_the_known_name_a_record_gives(local_server) -> None:
+    question = "麦垄面包坊用的面粉是哪家磨坊磨的？那家磨坊是哪一年建的？"
+    messages = [
+        {"role": "user", "content": question},
+        _asked("c1", "mill_record", {"name": "麦垄面包坊"}),
+        _answered(
+            "c1",
+            "Error: No record for '麦垄面包坊'. Known: Hollin Windmill (霍林风车磨坊), Sedge Mill "
+            "(塞奇磨坊)",
+        ),
+        _asked("c2", "bakery_record", {"name": "麦垄面包坊"}),
+        _answered("c2", json.dumps(_BAKERIES["麦垄面包坊"], ensure_ascii=False)),
+    ]
+    message = _reply(local_server, messages, bakery_record, mill_record, plus)
+    asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
+    assert asked == [("mill_record", {"name": "塞奇磨坊"})], (message.content, asked)
+
+
+# A Chinese record names, in Chinese, the thing the question points at ("这家磨坊"): the small
+# model answered from the bakery's own record. The thing is looked up, of the tool its name's
+# kind states.
+
+
+def test_a_chinese_record_leads_to_the_thing_the_question_points_at(local_server) -> None:
+    question = "林溪面包坊的面粉来自某家磨坊。这家磨坊有几副磨盘？"
+    messages = [
+        {"role": "user", "content": question},
+        _asked("c1", "bakery_record", {"name": "林溪面包坊"}),
+        _answered("c1", json.dumps(_BAKERIES["林溪面包坊"], ensure_ascii=False)),
+    ]
+    message = _reply(local_server, messages, bakery_record, mill_record, plus)
+    asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
+    assert asked == [("mill_record", {"name": "塞奇风车磨坊"})], (message.content, asked)
+
+
+# A question of two parts answered by two steps: the small model, named the last result
+# alone, left the first part's out ("一共能装63袋。").
+
+
+def test_the_answer_states_the_result_of_each_part(local_server) -> None:
+    question = "面包坊每天烤36个面包，一周烤7天。一周烤多少个？如果每4个装一袋，能装多少袋？"
+    messages = [
+        {"role": "user", "content": question},
+        _asked("c1", "times_by", {"value": 36, "factor": 7}),
+        _answered("c1", "252.0"),
+        _asked("c2", "divide", {"a": 252, "b": 4}),
+        _answered("c2", "63.0"),
+    ]
+    message = _reply(local_server, messages, times_by, divide, bakery_record)
+    assert not message.tool_calls, message.tool_calls
+    assert re.search(r"(?<![\d.])252(?![\d]|\.\d)", message.content), message.content
+    assert re.search(r"(?<![\d.])63(?![\d]|\.\d)", message.content), message.content
+
+
+# "Packed 4 to a bag … how many bags?": the small model multiplied the loaves by the 4.
+
+
+def test_a_rate_per_the_unit_asked_divides(local_server) -> None:
+    question = (
+        "A bakery bakes 36 loaves a day and bakes 7 days a week. How many loaves does it bake "
+        "in a week, and if they're packed 4 to a bag, how many bags does that fill?"
+    )
+    messages = [
+        {"role": "user", "content": question},
+        _asked("c1", "times_by", {"value": 36, "factor": 7}),
+        _answered("c1", "252.0"),
+    ]
+    message = _reply(local_server, messages, times_by, divide, bakery_record)
+    asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
+    assert asked == [("divide", {"a": 252, "b": 4})], (message.content, asked)
+
+
+# Things named in capitals whose own words state a lookup's kind, their numbers asked for
+# without a word of that kind apart: the small model answered "2 + 2 = 4" from nothing.
+
+_FAIR_BAKERIES = {
+    "hollin bakery": "Name: Hollin Bakery\nopened: 1931\nbakers: 14",
+    "sedge bakery": "Name: Sedge Bakery\nopened: 1958\nbakers: 9",
+}
+
+
+@tool
+def bakehouse_record(name: str) -> str:
+    """Show a bakery's record: when it opened and its bakers.
+
+    Args:
+        name: The bakery's name.
+    """
+    return _record_of(_FAIR_BAKERIES, "bakery", name)
+
+
+def test_things_named_of_a_lookups_kind_are_looked_up_before_a_text_answer(local_server) -> None:
+    question = (
+        "We're setting out chairs for the harvest fair. If every baker from Hollin Bakery and "
+        "every baker from Sedge Bakery comes along, how many chairs do we need?"
+    )
+    message = _reply(
+        local_server, [{"role": "user", "content": question}], bakehouse_record, plus, mill_record
+    )
+    asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
+    assert asked and all(name == "bakehouse_record" for name, _ in asked), (message.content, asked)

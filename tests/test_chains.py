@@ -14,6 +14,7 @@ from toolkit.local.decision.chains import (
     fields_of_one_record,
     first_step_for,
     is_value,
+    kind_lookups_skipped,
     kind_named,
     known_names,
     linked_names,
@@ -1513,3 +1514,21 @@ def test_a_chinese_link_is_followed_once_along_its_label():
         earlier, [first, second], [False, False], question, _STUDIO_TOOLS, since=1
     )
     assert step is None  # the sister's sister is no step
+
+
+def test_names_of_a_lookups_kind_asked_of_another_lookup_only_are_asked_of_their_own():
+    question = "灰岸盐场、白洼盐滩、马罗湾盐田这三处，哪一处每年的产盐量最少？"
+    lookups = {"salt_pan_info": "site", "opening_hours": "place"}
+    names = ["马罗湾盐田", "白洼盐滩", "灰岸盐场"]
+    earlier = [("opening_hours", {"place": name}) for name in names]
+    hours = ["06:30–13:30，每天开放", "07:30–15:30，周日休息", "06:00–14:00，每天开放"]
+    due = kind_lookups_skipped(earlier, hours, [False] * 3, question, lookups)
+    assert due == [
+        ("salt_pan_info", {"site": "灰岸盐场"}),
+        ("salt_pan_info", {"site": "白洼盐滩"}),
+        ("salt_pan_info", {"site": "马罗湾盐田"}),
+    ]
+    hours_asked = "灰岸盐场、白洼盐滩、马罗湾盐田这三处的开放时间分别是什么？"
+    assert kind_lookups_skipped(earlier, hours, [False] * 3, hours_asked, lookups) == []
+    own = [("salt_pan_info", {"site": name}) for name in names]
+    assert kind_lookups_skipped(own, ["{}"] * 3, [False] * 3, question, lookups) == []

@@ -52,7 +52,14 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from toolkit.local.decision.grounding import lone_text_parameter
-from toolkit.local.decision.kinds import glossed_terms, kind_of, lookup_keys, names_in_capitals
+from toolkit.local.decision.kinds import (
+    asks_of_kind,
+    glossed_terms,
+    kind_of,
+    lookup_keys,
+    named_things,
+    names_in_capitals,
+)
 from toolkit.local.decision.mentions import ACTION_WORDS, says_kind
 from toolkit.local.decision.numbers import (
     first_stated,
@@ -82,6 +89,7 @@ __all__ = [
     "fields_of_one_record",
     "first_step_for",
     "is_value",
+    "kind_lookups_skipped",
     "kind_named",
     "known_names",
     "linked_names",
@@ -503,6 +511,46 @@ def _label_asked(record: str, name: str, question: str) -> bool:
         return False
     words = {root(w) for w in re.findall(r"[a-z]{3,}", label.group(1).casefold())} - {"name"}
     return bool(words & {root(w) for w in re.findall(r"[a-z]{3,}", question.casefold())})
+
+
+def kind_lookups_skipped(
+    earlier: Sequence[tuple[str, Mapping[str, Any]]],
+    results: Sequence[str | None],
+    failed: Sequence[bool],
+    question: str,
+    lookups: Mapping[str, str],
+) -> list[tuple[str, dict[str, Any]]]:
+    """The names the question gives of a lookup's kind (:func:`~toolkit.local.decision.kinds.
+    named_things`: "灰岸盐场、白洼盐滩、马罗湾盐田" for ``salt_pan_info``) that the turn asked of
+    another lookup only, which answered, while the question says nothing of that other
+    lookup's kind (:func:`~toolkit.local.decision.kinds.asks_of_kind`): asked which of three
+    salt pans makes the least salt a year, the small model asked ``opening_hours`` about each
+    and answered from the hours. Each such name, asked of its kind's lookup.
+
+    Args:
+        earlier: ``(tool, arguments)`` of the calls this turn made, in order.
+        results: The result text of each of them.
+        failed: Whether each of them failed.
+        question: The user's question.
+        lookups: The lookups by name, each with its key parameter.
+
+    Returns:
+        ``(tool, arguments)`` of each call due, in the question's order; none when none is.
+    """
+    due: list[tuple[str, dict[str, Any]]] = []
+    for name, tool in named_things(question, lookups):
+        folded = name.casefold()
+        took = [
+            i
+            for i, (_, arguments) in enumerate(earlier)
+            if any(isinstance(v, str) and folded in v.casefold() for v in arguments.values())
+        ]
+        if not took or any(earlier[i][0] == tool for i in took):
+            continue  # not asked, or asked of its own kind's lookup
+        others = {earlier[i][0] for i in took if not failed[i] and results[i]}
+        if others and not any(asks_of_kind(question, other) for other in others):
+            due.append((tool, {lookups[tool]: name}))
+    return due
 
 
 def _kind_asked(question: str, tool: str) -> bool:

@@ -38,6 +38,7 @@ format when it has one, whatever the decision (a call stays a call).
 from __future__ import annotations
 
 import difflib
+import json
 import re
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -57,7 +58,12 @@ from toolkit.local.decision.asking import (
     asks_each,
 )
 from toolkit.local.decision.calling import CallWriter
-from toolkit.local.decision.chains import kind_named, linked_names, refers_back
+from toolkit.local.decision.chains import (
+    kind_lookups_skipped,
+    kind_named,
+    linked_names,
+    refers_back,
+)
 from toolkit.local.decision.combining import arithmetic_calls
 from toolkit.local.decision.comparison import compared_entries, comparison
 from toolkit.local.decision.coordination import listed_calls
@@ -65,6 +71,7 @@ from toolkit.local.decision.fields import FieldReader, asking_sentence
 from toolkit.local.decision.grounding import arguments_of, conversation_text
 from toolkit.local.decision.kinds import (
     lookup_keys,
+    named_things,
     names_a_thing,
     names_listed,
     names_of_a_kind,
@@ -271,6 +278,13 @@ def answer(
         and (renamed := renamed_failures(job.messages))
     ):  # the values refused, asked again as the keys the refusals list and the user names
         yield from decoder.written_calls(renamed)
+    elif (
+        job.tool_choice == "auto"
+        and answered
+        and policy.kind_lookups_used
+        and (skipped := decoder.kind_lookups_skipped())
+    ):  # names of a lookup's kind, asked of another lookup only
+        yield from decoder.written_calls(skipped)
     elif job.tool_choice == "auto" and (planned := decoder.planned_steps()) is not None:
         if planned:  # the plan's next operations, asked of the arithmetic tools
             yield from decoder.written_calls(planned)
@@ -492,6 +506,21 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         called = {c["function"]["name"] for m in turn for c in m.get("tool_calls") or []}
         likeliest = max(self.names, key=self.names.__getitem__)
         return likeliest in called and results_combined(self.job.messages)
+
+    def kind_lookups_skipped(self) -> list[tuple[str, dict[str, Any]]]:
+        """The question's names of a lookup's kind that the turn asked of another lookup
+        only (:func:`~toolkit.local.decision.chains.kind_lookups_skipped`), each asked of its
+        kind's lookup, the calls the job's grammar admits."""
+        turn = CallJudge(self.job, self.policy, auto=True)
+        failures = [r is None or is_error(r) for r in turn.turn_results]
+        due = kind_lookups_skipped(
+            turn.turn_calls,
+            turn.turn_results,
+            failures,
+            turn.question,
+            lookup_keys(self.job.schemas),
+        )
+        return [call for call in due if not turn.history.redundant(_as_call(*call))]
 
     def untried_lookup(self) -> tuple[str, dict[str, Any]] | None:
         """Once every lookup of the turn failed at the one name the question gives, that name
@@ -904,7 +933,11 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         (:func:`~toolkit.local.decision.kinds.names_of_a_kind`: "I'm torn between Wrenfield
         and Lirrick for a new harp. How long is the waiting list at each?" answered "10
         minutes" and "5 minutes" beside ``harp_workshop_info``), or, in Chinese, writes a
-        business's name (:func:`~toolkit.local.decision.kinds.writes_place_name`): the values
+        business's name (:func:`~toolkit.local.decision.kinds.writes_place_name`), or, in
+        Latin letters, a name whose own words state a lookup's kind
+        (:func:`~toolkit.local.decision.kinds.named_things`: "If every worker from Grayshore
+        Saltworks and every worker from Whitlow Flats turns up, how many seats do we need?"
+        answered "2 + 2 = 4" beside ``salt_pan_info``): the values
         are facts no tool gave, so a sound call is looked for first
         (:attr:`~ToolPolicy.named_values_looked_up`).
         """
@@ -917,7 +950,12 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             return True  # "拉瑟威克簧片风箱行给一家旋转木马工坊供应音乐…": a business named
         if self.policy.listed_names_looked_up and names_listed(question, self.job.schemas):
             return True  # "between Dunmorrow and Wrennock", of no kind the question says
-        return names_of_a_kind(question, self.job.schemas)
+        if names_of_a_kind(question, self.job.schemas):
+            return True
+        # a name whose own words state a lookup's kind ("every worker from Grayshore
+        # Saltworks" beside ``salt_pan_info``), though the question says no kind apart
+        lookups = lookup_keys(self.job.schemas)
+        return bool(lookups) and bool(named_things(question, lookups))
 
     def _refused_unlooked(self, text: str) -> bool:
         """Before any result, once per request: whether a text answer declines ("I'm sorry,
@@ -1627,3 +1665,8 @@ def _states(answer: str, spellings: Sequence[str]) -> bool:
     """Whether an answer states one of a number's spellings (by value, without its sign)."""
     values = {magnitude(s) for s in spellings}
     return any(magnitude(n) in values for n in said_numbers(answer))
+
+
+def _as_call(tool: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """A call as the conversation holds it, for the checks that read one."""
+    return {"function": {"name": tool, "arguments": json.dumps(arguments, ensure_ascii=False)}}

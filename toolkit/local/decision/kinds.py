@@ -31,6 +31,7 @@ from toolkit.local.decision.phrases import writes_spaceless
 from toolkit.local.decision.records import name_words, root
 
 __all__ = [
+    "asks_of_kind",
     "gloss_words",
     "glossed_terms",
     "heads_of",
@@ -281,6 +282,25 @@ def capitalised_from_lower_case(value: str, question: str) -> bool:
             rf"(?<![\w'’-]){re.escape(word)}(?![\w'’-])", question
         )  # "total" of "in total": no word of a name
     return lower_only
+
+
+def asks_of_kind(question: str, tool: str) -> bool:
+    """Whether a question says a word of a tool's kind: in Latin letters as
+    :func:`~toolkit.local.decision.mentions.says_kind` reads it, in Chinese a dictionary
+    word whose gloss is one of the kind's words (开放时间 "opening hours" of
+    ``opening_hours``; 产盐量 says no hour).
+
+    Args:
+        question: The user's question.
+        tool: An offered tool's name.
+
+    Returns:
+        True when it does.
+    """
+    if not writes_spaceless(question):
+        return says_kind(question, tool)
+    kind = _tool_terms(tool)
+    return any(_matches(term, k) for term in glossed_terms(question) for k in kind)
 
 
 def names_a_thing(text: str, tools: Iterable[str]) -> bool:

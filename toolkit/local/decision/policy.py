@@ -772,6 +772,12 @@ class ToolPolicy:
             (:meth:`~toolkit.local.decision.decoding._Decoder.part_results`). The small
             model, named the last result alone, answered "一个架子上的奶酪总共是630公斤。"
             without the 70 a shelf.
+        kind_lookups_used: After results, the names the question gives of a lookup's kind
+            that the turn asked of another lookup only, whose kind the question does not
+            say, are asked of their kind's lookup
+            (:func:`~toolkit.local.decision.chains.kind_lookups_skipped`): "灰岸盐场、白洼盐滩、
+            马罗湾盐田这三处，哪一处每年的产盐量最少？" was asked of ``opening_hours`` for each
+            and answered from the hours.
         linked_entities: Under ``follow_named_entities``, a record's one other name whose
             words state no offered kind ("barrel_supplier: Tamsett Barrel Yard") is followed
             too, when the question points past what it names: to the lookup not answered yet
@@ -1000,6 +1006,7 @@ class ToolPolicy:
     linked_entities: bool = True
     refused_names_followed: bool = True
     each_part_stated: bool = True
+    kind_lookups_used: bool = True
     english_reading: bool = True
     picked_fields: bool = True
     listed_values: bool = True
