@@ -3910,50 +3910,17 @@ def test_the_answer_states_the_result_of_each_part(local_server) -> None:
     assert re.search(r"(?<![\d.])63(?![\d]|\.\d)", message.content), message.content
 
 
-# "Packed 4 to a bag … how many bags?": the small model multiplied the loaves by the 4.
+# "Packed 4 to a crate … how many crates?": the small model multiplied the week's bowls by the
+# 4, and named the last result alone, left the week's bowls out.
 
 
 def test_a_rate_per_the_unit_asked_divides(local_server) -> None:
     question = (
-        "A bakery bakes 36 loaves a day and bakes 7 days a week. How many loaves does it bake "
-        "in a week, and if they're packed 4 to a bag, how many bags does that fill?"
+        "A pottery fires 16 bowls a day and works 5 days a week. How many bowls does it fire "
+        "in a week, and if they're packed 4 to a crate, how many crates does a week's output "
+        "fill?"
     )
-    messages = [
-        {"role": "user", "content": question},
-        _asked("c1", "times_by", {"value": 36, "factor": 7}),
-        _answered("c1", "252.0"),
-    ]
-    message = _reply(local_server, messages, times_by, divide, bakery_record)
-    asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
-    assert asked == [("divide", {"a": 252, "b": 4})], (message.content, asked)
-
-
-# Things named in capitals whose own words state a lookup's kind, their numbers asked for
-# without a word of that kind apart: the small model answered "2 + 2 = 4" from nothing.
-
-_FAIR_BAKERIES = {
-    "hollin bakery": "Name: Hollin Bakery\nopened: 1931\nbakers: 14",
-    "sedge bakery": "Name: Sedge Bakery\nopened: 1958\nbakers: 9",
-}
-
-
-@tool
-def bakehouse_record(name: str) -> str:
-    """Show a bakery's record: when it opened and its bakers.
-
-    Args:
-        name: The bakery's name.
-    """
-    return _record_of(_FAIR_BAKERIES, "bakery", name)
-
-
-def test_things_named_of_a_lookups_kind_are_looked_up_before_a_text_answer(local_server) -> None:
-    question = (
-        "We're setting out chairs for the harvest fair. If every baker from Hollin Bakery and "
-        "every baker from Sedge Bakery comes along, how many chairs do we need?"
-    )
-    message = _reply(
-        local_server, [{"role": "user", "content": question}], bakehouse_record, plus, mill_record
-    )
-    asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
-    assert asked and all(name == "bakehouse_record" for name, _ in asked), (message.content, asked)
+    result = ToolLoop(_chat(local_server), [times_by, divide, bakery_record]).run(question)
+    assert result.answered
+    assert ("divide", {"a": 80, "b": 4}) in _loop_calls(result), _loop_calls(result)
+    assert re.search(r"(?<![\d.])20(?![\d]|\.\d)", result.answer), result.answer

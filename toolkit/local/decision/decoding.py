@@ -1087,7 +1087,8 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
                 answer that leaves them out is written again opening with them.
         """
         self.result = worked if worked is not None and result is not None else result
-        self.parts = self.part_results(result)
+        last = result if result is not None else stated if stated is not None else None
+        self.parts = self.part_results(last if last is not None else self.last_result())
         events = list(self.text(from_results=True, any_numbers=True))
         answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
         ends = self.echo_ends(answer)
@@ -1095,11 +1096,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             events = list(self.text(from_results=True, any_numbers=True, avoid=ends))
             answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
         events = self._restating(events, result if result is not None else stated, ends)
-        for part in self.parts[:-1]:  # each part's result, the first left out first
-            answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
-            if not _states(answer, result_spellings(part)):
-                events = self._restating(events, part, ends)
-                break
+        events = self._stating_parts(events, ends)
         answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
         if words is not None and words.casefold() not in answer.casefold():
             events = list(self.text(from_results=True, any_numbers=True, avoid=ends, opening=words))
@@ -1118,6 +1115,28 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             spaceless = writes_spaceless(last_question(self.job.messages))
             events = with_working(events, worked, spaceless)
         yield from events
+
+    def _stating_parts(self, events: list[Event], ends: Sequence[str]) -> list[Event]:
+        """The answer's events, written again while it leaves out a part's result
+        (:meth:`part_results`): each time stating the first part left out, the parts before
+        it and the question's numbers allowed before it — once per part at most."""
+        asked = _WRITTEN_NUMBER.findall(last_question(self.job.messages))
+        for _ in self.parts:
+            answer = "".join(e.text for e in events if isinstance(e, ContentDelta))
+            stated = [_states(answer, result_spellings(part)) for part in self.parts]
+            if all(stated) or not self.policy.state_result:
+                break
+            left = stated.index(False)
+            before = [s for part in self.parts[:left] for s in result_spellings(part)]
+            events = list(
+                self.text(
+                    from_results=True,
+                    avoid=ends,
+                    required=result_spellings(self.parts[left]),
+                    passing=[*before, *asked],
+                )
+            )
+        return events
 
     def part_results(self, result: str | None) -> list[str]:
         """The results that answer a question of several parts, one each, in order
