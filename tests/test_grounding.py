@@ -970,3 +970,28 @@ def test_the_final_answer_step_names_the_result_of_each_part_asked() -> None:
     assert "最后一步的结果" not in body  # the last result is not named the answer alone
     alone = answer_messages(turn, result="630.0")[-1]["content"]
     assert "最后一步的结果 630 就是问题的答案" in alone
+
+
+def test_a_value_a_record_links_to_is_asked_once_along_its_label() -> None:
+    from toolkit.local.decision.grounding import CallHistory
+
+    def call(i: str, name: str) -> dict:
+        arguments = json.dumps({"cave_name": name}, ensure_ascii=False)
+        function = {"name": "cheese_cave_info", "arguments": arguments}
+        return {"id": i, "type": "function", "function": function}
+
+    first = '{"name": "奥索里洞窖", "founded": 1931, "sister_cave": "格里斯霍尔特奶酪洞"}'
+    second = '{"name": "格里斯霍尔特奶酪洞", "founded": 1804, "sister_cave": "贝尔沼奶酪窖"}'
+    messages = [
+        {"role": "user", "content": "那个姊妹窖是哪一年建立的？"},
+        {"role": "assistant", "content": None, "tool_calls": [call("a", "奥索里洞窖")]},
+        {"role": "tool", "tool_call_id": "a", "content": first},
+    ]
+    sister = call("b", "格里斯霍尔特奶酪洞")
+    assert not CallHistory(messages).redundant(sister)  # a record linked to is no record told
+    messages += [
+        {"role": "assistant", "content": None, "tool_calls": [sister]},
+        {"role": "tool", "tool_call_id": "b", "content": second},
+    ]
+    assert CallHistory(messages).redundant(call("c", "贝尔沼奶酪窖"))  # the link was followed
+    assert CallHistory(messages).redundant(call("d", "奥索里洞窖"))  # asked already

@@ -21,6 +21,7 @@ import functools
 import json
 import re
 from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from toolkit.local.decision.numbers import (
@@ -725,18 +726,28 @@ class CallHistory:
             return False
         novel = {_spelled(v) for v in leaves(arguments_of(call))} - self._values[fn["name"]]
         results = "\n".join(self._results.get(fn["name"], []))
+        asked = self._values[fn["name"]]
         return bool(results) and all(
-            _mentioned(v, results, self._share) and not _linked(v, results) for v in novel - {""}
+            _mentioned(v, results, self._share) and not _linked(v, results, asked)
+            for v in novel - {""}
         )
 
 
-def _linked(value: str, results: str) -> bool:
+def _linked(value: str, results: str, asked: AbstractSet[str]) -> bool:
     """Whether results give a value only as another thing a record links to, under a label
-    that is not the record's name (``"sister_cave": "格里斯霍尔特奶酪洞"``): a thing of the same
-    kind, whose own record the call asks for, not one the results already told."""
+    that is not the record's name (``"sister_cave": "格里斯霍尔特奶酪洞"``), a label no earlier
+    call followed (took a value of, among ``asked``): a thing of the same kind, whose own
+    record the call asks for, not one the results already told. The sister's sister is told:
+    the link was followed once."""
     quoted = re.escape(value)
     labels = re.findall(rf"[\"']([A-Za-z][\w ]*)[\"']\s*:\s*[\"']{quoted}[\"']", results, re.I)
-    return bool(labels) and all(label.casefold() not in ("name", "title") for label in labels)
+    if not labels or any(label.casefold() in ("name", "title") for label in labels):
+        return False
+    for label in labels:
+        linked = re.findall(rf"[\"']{re.escape(label)}[\"']\s*:\s*[\"']([^\"']+)[\"']", results)
+        if any(_spelled(other) in asked for other in linked):
+            return False  # the label was followed once already
+    return True
 
 
 #: Where a description stops saying what kind of value it asks for and starts showing one: a
