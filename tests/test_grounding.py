@@ -995,3 +995,39 @@ def test_a_value_a_record_links_to_is_asked_once_along_its_label() -> None:
     ]
     assert CallHistory(messages).redundant(call("c", "贝尔沼奶酪窖"))  # the link was followed
     assert CallHistory(messages).redundant(call("d", "奥索里洞窖"))  # asked already
+
+
+def test_the_final_answer_step_asks_for_each_result_of_a_last_step_of_one_tool() -> None:
+    from toolkit.local.decision.prompt import answer_messages
+
+    def call(i: str, name: str, place: str) -> dict:
+        function = {"name": name, "arguments": json.dumps({"place": place})}
+        return {"id": i, "type": "function", "function": function}
+
+    names = ["Fernhollow Orchids", "Hallbright & Sons", "Cordwell Ropewalk"]
+    turn = [
+        {"role": "user", "content": "What are the opening hours of " + ", ".join(names) + "?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                call("a", "opening_hours", ", ".join(names)),
+                call("b", "rope", names[2]),
+            ],
+        },
+        {"role": "tool", "tool_call_id": "a", "content": "No record for that. Known: …"},
+        {"role": "tool", "tool_call_id": "b", "content": '{"name": "Cordwell Ropewalk"}'},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [call(f"c{i}", "opening_hours", n) for i, n in enumerate(names)],
+        },
+        *[
+            {"role": "tool", "tool_call_id": f"c{i}", "content": hours}
+            for i, hours in enumerate(["08:30–16:30", "10:00–18:00", "07:00–15:00"])
+        ],
+    ]
+    body = answer_messages(turn)[-1]["content"]
+    assert body.endswith("answer the question in one complete sentence that states each result.")
+    partial = answer_messages(turn[:-1])[-1]["content"]  # one of the last step unanswered
+    assert not partial.endswith("that states each result.")
