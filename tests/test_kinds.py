@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from toolkit.local.decision.kinds import (
     capitalised_from_lower_case,
     glossed_terms,
@@ -398,3 +400,17 @@ def test_place_names_joined_by_plus_and_a_docks_name():
 
     question = "洛里默船屋码头加上塔姆辛水上码头，总共能提供多少个泊位？"
     assert place_names(question) == ["洛里默船屋码头", "塔姆辛水上码头"]
+
+
+@pytest.mark.parametrize(
+    ("tool", "schema", "key"),
+    [
+        ("salt_pan_info", {"site": {"type": "string"}}, "site"),  # a thing of any kind
+        ("fetch_facts", {"code": {"type": "string", "description": "Name of the mill"}}, "code"),
+        ("get_weather", {"city": {"type": "string", "description": "The city name"}}, None),
+        ("opening_hours", {"place": {"type": "string"}}, None),
+    ],
+)
+def test_the_key_a_lookup_takes_a_name_in(tool: str, schema: dict, key: str | None) -> None:
+    parameters = {"type": "object", "properties": schema, "required": list(schema)}
+    assert name_parameter(tool, parameters) == key

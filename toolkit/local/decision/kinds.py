@@ -786,8 +786,10 @@ def lookup_keys(schemas: Mapping[str, Any]) -> dict[str, str]:
 def name_parameter(tool: str, schema: Mapping[str, Any] | None) -> str | None:
     """The parameter a tool takes a thing's name in, when it looks things up by name alone:
     its one required parameter, a string, named "name" (or "…_name", "title") or for the
-    tool's own kind (``get_sawmill(sawmill)``). ``get_weather(city)`` takes a place it tells
-    the weather of, not a name it looks up: ``None``."""
+    tool's own kind (``get_sawmill(sawmill)``), or of another word its description says is
+    a name ("Name of the salt-pan site") or that names a thing of any kind
+    (``salt_pan_info(site)``, :data:`_THING_KEYS`). ``get_weather(city)``
+    takes a place it tells the weather of, not a name it looks up: ``None``."""
     properties = (schema or {}).get("properties") or {}
     required = list((schema or {}).get("required") or [])
     if len(required) != 1 or required[0] not in properties:
@@ -797,4 +799,25 @@ def name_parameter(tool: str, schema: Mapping[str, Any] | None) -> str | None:
         return None
     words = {w.casefold() for w in re.findall(r"[A-Za-z]+", key)}
     own = name_words(tool) - ACTION_WORDS
-    return key if words & _NAME_KEYS or (words and words <= own) else None
+    if words & _NAME_KEYS or (words and words <= own):
+        return key
+    # a key of no place whose description says it takes a name ("site: Name of the
+    # salt-pan site"); a city or a location is where a tool tells of, no name it looks up
+    described = str((properties[key] or {}).get("description") or "")
+    if words & _PLACE_KEYS or not (_SAYS_NAME.search(described) or words & _THING_KEYS):
+        return None
+    return key
+
+
+#: Parameter words of a place a tool tells of (``get_weather(city)``), not a name it looks up.
+_PLACE_KEYS = frozenset(
+    "city location place country region address town state area province where zip".split()
+)
+#: Parameter words for a thing of any kind, which a lookup takes by its name
+#: (``salt_pan_info(site)``, ``venue_info(venue)``).
+_THING_KEYS = frozenset(
+    "site venue facility establishment business organisation organization company "
+    "institution entity".split()
+)
+#: A parameter description that says the value is a name ("Name of the site", "名称").
+_SAYS_NAME = re.compile(r"\bname\b|名称|名字", re.IGNORECASE)
