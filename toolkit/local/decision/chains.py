@@ -74,6 +74,7 @@ from toolkit.local.decision.records import (
     asked_number,
     label_words,
     labelled_numbers,
+    labelled_texts,
     labelled_value,
     name_parts,
     name_words,
@@ -690,10 +691,9 @@ def chinese_links(record: str) -> list[tuple[str, str]]:
     Returns:
         ``(label, value)`` in the record's order.
     """
-    pairs = re.findall(r"[\"']([A-Za-z][A-Za-z_ ]*)[\"']\s*:\s*[\"']([^\"']+)[\"']", record)
     return [
         (label, value.strip())
-        for label, value in pairs
+        for label, value in labelled_texts(record)
         if label.casefold() not in {"name", "title"}
         and writes_spaceless(value)
         and len(value.strip()) >= 3

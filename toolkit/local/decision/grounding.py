@@ -34,7 +34,7 @@ from toolkit.local.decision.numbers import (
 )
 from toolkit.local.decision.phrases import other_scripts
 from toolkit.local.decision.policy import ToolPolicy
-from toolkit.local.decision.records import name_parts, root
+from toolkit.local.decision.records import labelled_texts, name_parts, root
 from toolkit.local.decision.stated import said_flags
 from toolkit.local.decision.times import says_moments
 from toolkit.wire import content_text
@@ -739,15 +739,12 @@ def _linked(value: str, results: str, asked: AbstractSet[str]) -> bool:
     call followed (took a value of, among ``asked``): a thing of the same kind, whose own
     record the call asks for, not one the results already told. The sister's sister is told:
     the link was followed once."""
-    quoted = re.escape(value)
-    labels = re.findall(rf"[\"']([A-Za-z][\w ]*)[\"']\s*:\s*[\"']{quoted}[\"']", results, re.I)
+    pairs = labelled_texts(results)
+    labels = {label for label, text in pairs if _spelled(text) == _spelled(value)}
     if not labels or any(label.casefold() in ("name", "title") for label in labels):
         return False
-    for label in labels:
-        linked = re.findall(rf"[\"']{re.escape(label)}[\"']\s*:\s*[\"']([^\"']+)[\"']", results)
-        if any(_spelled(other) in asked for other in linked):
-            return False  # the label was followed once already
-    return True
+    # a label of which a call took a value was followed once already
+    return not any(label in labels and _spelled(text) in asked for label, text in pairs)
 
 
 #: Where a description stops saying what kind of value it asks for and starts showing one: a

@@ -27,6 +27,7 @@ __all__ = [
     "headcount_words",
     "label_words",
     "labelled_numbers",
+    "labelled_texts",
     "labelled_value",
     "name_parts",
     "name_words",
@@ -164,6 +165,24 @@ def _text_pairs(result: str | None) -> list[tuple[str, Any]]:
         return list(_labelled_pairs(json.loads(text)))
     except ValueError:
         return [(m.group(1), m.group(2)) for m in _LABELLED.finditer(text)]
+
+
+def labelled_texts(record: str) -> list[tuple[str, str]]:
+    """The text values a JSON record gives under its labels, in order: ``("sister_cave",
+    "贝尔沼奶酪窖")`` of ``{"name": "格里斯霍尔特奶酪洞", "founded": 1804, "sister_cave":
+    "贝尔沼奶酪窖"}`` (its name's too).
+
+    Args:
+        record: A tool's result.
+
+    Returns:
+        ``(label, value)`` pairs.
+    """
+    return [(m[1], m[2]) for m in _LABELLED_TEXT.finditer(record)]
+
+
+#: A label and the quoted text after it (``"sister_cave": "贝尔沼奶酪窖"``).
+_LABELLED_TEXT = re.compile(r"[\"']([A-Za-z][\w ]*)[\"']\s*:\s*[\"']([^\"']+)[\"']")
 
 
 def labelled_value(result: str | None, parameter: str) -> str | None:
