@@ -1532,3 +1532,22 @@ def test_names_of_a_lookups_kind_asked_of_another_lookup_only_are_asked_of_their
     assert kind_lookups_skipped(earlier, hours, [False] * 3, hours_asked, lookups) == []
     own = [("salt_pan_info", {"site": name}) for name in names]
     assert kind_lookups_skipped(own, ["{}"] * 3, [False] * 3, question, lookups) == []
+
+
+def test_a_record_of_one_number_under_the_asked_label_answers_the_chain():
+    question = "What year was the owner of the rope walk that supplies Whitlow Flats born?"
+    schemas = {
+        "ropewalk_record": _text_schema("ropewalk"),
+        "person_lookup": _text_schema("full_name"),
+    }
+    earlier = [
+        ("ropewalk_record", {"ropewalk": "Tarrin Lane Ropeworks"}),
+        ("person_lookup", {"full_name": "Cuthbert Lowe"}),
+    ]
+    rope = '{"name": "Tarrin Lane Ropeworks", "founded": 1836, "owner": "Cuthbert Lowe"}'
+    person = '{"name": "Cuthbert Lowe", "born": 1952, "hometown": "Barrowden Quay"}'
+    results = [rope, person]
+    step = named_next_step(
+        earlier, results, [False, False], question, schemas, pick=lambda t: t[0], since=1
+    )
+    assert step is None  # the hometown is no rope walk to look up: "born" is in

@@ -646,7 +646,9 @@ def named_next_step(
     asking = asking_sentence(question)
     # The record has what the sentence that asks asks for (not "building"): then only a
     # thing that sentence points at by another kind ("that cellar") is a step further.
-    has_asked = asked_number(record, asking, tool_words) is not None
+    has_asked = asked_number(record, asking, tool_words) is not None or _lone_number_asked(
+        record, asking
+    )
     asked = {str(v).casefold() for _, a in earlier for v in a.values() if isinstance(v, str)}
     lookups = lookup_keys(schemas)
     latin = not writes_spaceless(question)
@@ -747,6 +749,18 @@ def _chinese_link(
 
 #: The words of a lookup of people, in its name or its key's ("person_profile(full_name)").
 _PEOPLE = re.compile(r"person|people|full_?name|employee|biograph", re.IGNORECASE)
+
+
+def _lone_number_asked(record: str, asking: str) -> bool:
+    """Whether a record's one labelled number is under a label the sentence that asks says:
+    "What year was the owner … born?" of ``{"name": "Cuthbert Lowe", "born": 1952,
+    "hometown": "Barrowden Quay"}`` (a record of one number, which
+    :func:`~toolkit.local.decision.records.asked_number` reads no label of)."""
+    labelled = labelled_numbers(record)
+    if len(labelled) != 1:
+        return False
+    said = {root(w) for w in re.findall(r"[a-z]{3,}", asking.casefold())}
+    return bool({root(w) for w in labelled[0][0] if len(w) >= 3} & said)
 
 
 def points_at_other(
