@@ -14,20 +14,18 @@ from toolkit.local.decision.chains import (
     fields_of_one_record,
     first_step_for,
     is_value,
-    kind_lookups_skipped,
     kind_named,
-    known_names,
     linked_names,
     named_next_step,
     number_parameters,
     other_field,
-    refused_kind_named,
     results_in_place,
     says_its_kind,
     spent_numbers,
     takes_a_result_place,
     texts_in_place,
 )
+from toolkit.local.decision.known import kind_lookups_skipped, known_names, refused_kind_named
 from toolkit.local.decision.numbers import magnitude, stated_times
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.prompt import turn_results

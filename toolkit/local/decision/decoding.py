@@ -59,7 +59,6 @@ from toolkit.local.decision.asking import (
 )
 from toolkit.local.decision.calling import CallWriter
 from toolkit.local.decision.chains import (
-    kind_lookups_skipped,
     kind_named,
     linked_names,
     refers_back,
@@ -77,6 +76,7 @@ from toolkit.local.decision.kinds import (
     names_of_a_kind,
     writes_place_name,
 )
+from toolkit.local.decision.known import kind_lookups_skipped
 from toolkit.local.decision.mentions import (
     declines_tools,
     named_tools,
@@ -509,7 +509,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
 
     def kind_lookups_skipped(self) -> list[tuple[str, dict[str, Any]]]:
         """The question's names of a lookup's kind that the turn asked of another lookup
-        only (:func:`~toolkit.local.decision.chains.kind_lookups_skipped`), each asked of its
+        only (:func:`~toolkit.local.decision.known.kind_lookups_skipped`), each asked of its
         kind's lookup, the calls the job's grammar admits."""
         turn = CallJudge(self.job, self.policy, auto=True)
         failures = [r is None or is_error(r) for r in turn.turn_results]

@@ -759,7 +759,7 @@ class ToolPolicy:
         refused_names_followed: After results, a lookup refused with the names its tool
             knows is asked again with the one of them that another tool's record gives, when
             the question points past its first thing to one of that tool's kind
-            (:func:`~toolkit.local.decision.chains.refused_kind_named`): "暮谷兰园温室里的计时钟
+            (:func:`~toolkit.local.decision.known.refused_kind_named`): "暮谷兰园温室里的计时钟
             是哪家钟表坊做的？这家钟表坊一年能造多少座钟？" — the clockmaker was asked about the
             question's words, refused with "Known: …, Pellwick Clocks (佩尔维克钟坊)", then the
             nursery's record gave "clock_supplier: 佩尔维克钟坊", and the small model answered
@@ -775,7 +775,7 @@ class ToolPolicy:
         kind_lookups_used: After results, the names the question gives of a lookup's kind
             that the turn asked of another lookup only, whose kind the question does not
             say, are asked of their kind's lookup
-            (:func:`~toolkit.local.decision.chains.kind_lookups_skipped`): "灰岸盐场、白洼盐滩、
+            (:func:`~toolkit.local.decision.known.kind_lookups_skipped`): "灰岸盐场、白洼盐滩、
             马罗湾盐田这三处，哪一处每年的产盐量最少？" was asked of ``opening_hours`` for each
             and answered from the hours.
         linked_entities: Under ``follow_named_entities``, a record's one other name whose

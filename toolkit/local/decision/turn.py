@@ -28,7 +28,6 @@ from toolkit.local.decision.chains import (
     number_parameters,
     other_field,
     points_past,
-    refused_kind_named,
     results_in_place,
     says_its_kind,
     spent_numbers,
@@ -68,6 +67,7 @@ from toolkit.local.decision.kinds import (
     names_nothing,
     writes_place_name,
 )
+from toolkit.local.decision.known import refused_kind_named
 from toolkit.local.decision.mentions import ACTION_WORDS, says_kind
 from toolkit.local.decision.numbers import (
     chinese_numbers,
