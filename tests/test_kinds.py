@@ -414,3 +414,16 @@ def test_place_names_joined_by_plus_and_a_docks_name():
 def test_the_key_a_lookup_takes_a_name_in(tool: str, schema: dict, key: str | None) -> None:
     parameters = {"type": "object", "properties": schema, "required": list(schema)}
     assert name_parameter(tool, parameters) == key
+
+
+def test_a_description_that_names_names_in_passing_makes_no_lookup():
+    described = (
+        "The command must be specified as a string in Korean, consisting of the room name, "
+        "appliance name (or alias), and operation command, separated by commas."
+    )
+    parameters = {
+        "type": "object",
+        "properties": {"command": {"type": "string", "description": described}},
+        "required": ["command"],
+    }
+    assert name_parameter("ControlAppliance.execute", parameters) is None

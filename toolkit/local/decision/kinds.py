@@ -804,7 +804,9 @@ def name_parameter(tool: str, schema: Mapping[str, Any] | None) -> str | None:
     # a key of no place whose description says it takes a name ("site: Name of the
     # salt-pan site"); a city or a location is where a tool tells of, no name it looks up
     described = str((properties[key] or {}).get("description") or "")
-    if words & _PLACE_KEYS or not (_SAYS_NAME.search(described) or words & _THING_KEYS):
+    first = re.split(r"[.,;:(（，。；]", described, maxsplit=1)[0]  # what the value is
+    says_name = bool(_SAYS_NAME.search(first)) and len(first.split()) <= _NAME_CLAUSE
+    if words & _PLACE_KEYS or not (says_name or words & _THING_KEYS):
         return None
     return key
 
@@ -819,5 +821,8 @@ _THING_KEYS = frozenset(
     "site venue facility establishment business organisation organization company "
     "institution entity".split()
 )
+#: The most words of a description's first clause that says the value is a name ("Name of
+#: the salt-pan site"); a longer one says more ("The command … consisting of the room name").
+_NAME_CLAUSE = 8
 #: A parameter description that says the value is a name ("Name of the site", "名称").
 _SAYS_NAME = re.compile(r"\bname\b|名称|名字", re.IGNORECASE)
