@@ -3815,14 +3815,14 @@ def test_a_flag_turned_from_its_default_unasked_is_left_out(local_server) -> Non
 # them: the small model, having asked the mill about the bakery's name, answered with the
 # refusal's list. The mill the record names is asked.
 
-_MILLS = {
+_MILL_RECORDS = {
     "hollin windmill": "Name: Hollin Windmill (霍林风车磨坊)\nbuilt: 1788\nmillstones: 3",
     "sedge mill": "Name: Sedge Mill (塞奇磨坊)\nbuilt: 1823\nmillstones: 5",
     "霍林风车磨坊": "Name: Hollin Windmill (霍林风车磨坊)\nbuilt: 1788\nmillstones: 3",
     "塞奇磨坊": "Name: Sedge Mill (塞奇磨坊)\nbuilt: 1823\nmillstones: 5",
     "塞奇风车磨坊": "Name: Sedge Windmill (塞奇风车磨坊)\nbuilt: 1840\nmillstones: 2",
 }
-_BAKERIES = {
+_BAKERY_RECORDS = {
     "麦垄面包坊": {"name": "麦垄面包坊", "opened": 1961, "bakers": 12, "flour_from": "塞奇磨坊"},
     "林溪面包坊": {"name": "林溪面包坊", "opened": 1975, "bakers": 8, "flour_from": "塞奇风车磨坊"},
 }
@@ -3835,7 +3835,7 @@ def mill_record(name: str) -> str:
     Args:
         name: The mill's name.
     """
-    record = _MILLS.get(name.strip().casefold())
+    record = _MILL_RECORDS.get(name.strip().casefold())
     if record is None:
         raise ToolException(
             f"No record for {name!r}. Known: Hollin Windmill (霍林风车磨坊), Sedge Mill (塞奇磨坊)"
@@ -3850,9 +3850,9 @@ def bakery_record(name: str) -> str:
     Args:
         name: The bakery's name.
     """
-    record = _BAKERIES.get(name.strip())
+    record = _BAKERY_RECORDS.get(name.strip())
     if record is None:
-        raise ToolException(f"No record for {name!r}. Known: {', '.join(_BAKERIES)}")
+        raise ToolException(f"No record for {name!r}. Known: {', '.join(_BAKERY_RECORDS)}")
     return json.dumps(record, ensure_ascii=False)
 
 
@@ -3867,7 +3867,7 @@ def test_a_refused_lookup_is_asked_the_known_name_a_record_gives(local_server) -
             "(塞奇磨坊)",
         ),
         _asked("c2", "bakery_record", {"name": "麦垄面包坊"}),
-        _answered("c2", json.dumps(_BAKERIES["麦垄面包坊"], ensure_ascii=False)),
+        _answered("c2", json.dumps(_BAKERY_RECORDS["麦垄面包坊"], ensure_ascii=False)),
     ]
     message = _reply(local_server, messages, bakery_record, mill_record, plus)
     asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
@@ -3884,7 +3884,7 @@ def test_a_chinese_record_leads_to_the_thing_the_question_points_at(local_server
     messages = [
         {"role": "user", "content": question},
         _asked("c1", "bakery_record", {"name": "林溪面包坊"}),
-        _answered("c1", json.dumps(_BAKERIES["林溪面包坊"], ensure_ascii=False)),
+        _answered("c1", json.dumps(_BAKERY_RECORDS["林溪面包坊"], ensure_ascii=False)),
     ]
     message = _reply(local_server, messages, bakery_record, mill_record, plus)
     asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
