@@ -78,6 +78,7 @@ from toolkit.local.decision.records import (
     name_words,
     root,
     stem,
+    word_roots,
 )
 
 __all__ = [
@@ -611,8 +612,7 @@ def _lone_number_asked(record: str, asking: str) -> bool:
     labelled = labelled_numbers(record)
     if len(labelled) != 1:
         return False
-    said = {root(w) for w in re.findall(r"[a-z]{3,}", asking.casefold())}
-    return bool({root(w) for w in labelled[0][0] if len(w) >= 3} & said)
+    return bool({root(w) for w in labelled[0][0] if len(w) >= 3} & word_roots(asking))
 
 
 def points_at_other(

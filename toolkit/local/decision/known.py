@@ -17,7 +17,7 @@ from typing import Any
 from toolkit.local.decision.chains import is_value, points_past
 from toolkit.local.decision.kinds import asks_of_kind, named_things
 from toolkit.local.decision.phrases import writes_spaceless
-from toolkit.local.decision.records import root
+from toolkit.local.decision.records import word_roots
 
 __all__ = ["kind_lookups_skipped", "known_names", "refused_kind_named"]
 
@@ -121,8 +121,7 @@ def _label_asked(record: str, name: str, question: str) -> bool:
     label = re.search(rf"([A-Za-z][A-Za-z_ ]*)[\"']?\s*[:=]\s*[\"']?{re.escape(name)}", record)
     if label is None:
         return False
-    words = {root(w) for w in re.findall(r"[a-z]{3,}", label.group(1).casefold())} - {"name"}
-    return bool(words & {root(w) for w in re.findall(r"[a-z]{3,}", question.casefold())})
+    return bool((word_roots(label.group(1)) - {"name"}) & word_roots(question))
 
 
 def kind_lookups_skipped(

@@ -18,7 +18,7 @@ from typing import Any
 
 from toolkit.local.decision.mentions import ACTION_WORDS
 from toolkit.local.decision.numbers import is_number, known_numbers, leaves
-from toolkit.local.decision.records import root
+from toolkit.local.decision.records import root, word_roots
 
 __all__ = [
     "best_fitting_tools",
@@ -65,10 +65,6 @@ def question_parts(question: str) -> list[str]:
     return parts
 
 
-def _words(text: str) -> set[str]:
-    return {root(w) for w in re.findall(r"[a-z]{3,}", text.casefold())}
-
-
 def _tool_words(tool: str, schema: Mapping[str, Any] | None) -> set[str]:
     """The roots of a tool's name words (but action words) and its parameters' names."""
     names = [tool, *((schema or {}).get("properties") or {})]
@@ -87,7 +83,7 @@ def best_fitting_tools(part: str, schemas: Mapping[str, Mapping[str, Any] | None
     Returns:
         The best-fitting tools, in the order given.
     """
-    words = _words(part)
+    words = word_roots(part)
     fits = {name: len(_tool_words(name, schema) & words) for name, schema in schemas.items()}
     best = max(fits.values(), default=0)
     return [name for name, fit in fits.items() if fit == best] if best else []
@@ -297,7 +293,7 @@ def part_to_write(
     kind = kinds.get(tool) or _tool_words(tool, None)
 
     def fit(at: int, words: set[str] = kind) -> int:
-        return len(words & _words(parts[at]))
+        return len(words & word_roots(parts[at]))
 
     among = sources if len(sources) > 1 else range(len(parts))
     best = max(among, key=lambda at: (fit(at), -at))

@@ -36,6 +36,7 @@ __all__ = [
     "record_name",
     "root",
     "stem",
+    "word_roots",
 ]
 
 #: Words of a parameter name that say nothing of what it holds (``designer_name``'s "name").
@@ -135,6 +136,19 @@ def root(word: str) -> str:
         Its stem.
     """
     return _stemmer().stemWord(word)
+
+
+def word_roots(text: str) -> set[str]:
+    """The roots (:func:`root`) of a text's words of three letters or more, case-folded
+    ("the owner of the rope walk" → the, owner, rope, walk as stems).
+
+    Args:
+        text: Any text.
+
+    Returns:
+        The roots.
+    """
+    return {root(w) for w in re.findall(r"[a-z]{3,}", text.casefold())}
 
 
 def _meaning(name: str) -> set[str]:
