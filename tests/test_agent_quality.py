@@ -3924,3 +3924,159 @@ def test_a_rate_per_the_unit_asked_divides(local_server) -> None:
     assert result.answered
     assert ("divide", {"a": 80, "b": 4}) in _loop_calls(result), _loop_calls(result)
     assert re.search(r"(?<![\d.])20(?![\d]|\.\d)", result.answer), result.answer
+
+
+# Asked the hours of two named bakeries, the small model looked them up in the bakeries'
+# record tool, though another tool's name says the hours asked ("tasting hours"). Each name is
+# asked of the tool the question's words fit.
+
+_TASTING_HOURS = {"larkmoor bakery": "09:00–15:30", "ferncombe bakery": "10:30–17:00"}
+_BAKERY_FILES = {
+    "larkmoor bakery": {
+        "name": "Larkmoor Bakery",
+        "founded": 1931,
+        "bakers": 9,
+        "loaves_per_year": 5200,
+        "master_baker": "Tamsin Hale",
+    },
+    "ferncombe bakery": {
+        "name": "Ferncombe Bakery",
+        "founded": 1958,
+        "bakers": 14,
+        "loaves_per_year": 8300,
+        "master_baker": "Owen Pryce",
+    },
+}
+
+
+@tool
+def bakery_file(bakery: str) -> str:
+    """Look up a bakery.
+
+    Args:
+        bakery: Name of the bakery.
+
+    Returns:
+        A record with the year founded, the number of bakers, loaves baked per year and the
+        master baker's name.
+    """
+    record = _BAKERY_FILES.get(bakery.strip().casefold())
+    if record is None:
+        raise ToolException(f"No record for {bakery!r}. Known: Larkmoor Bakery, Ferncombe Bakery")
+    return json.dumps(record)
+
+
+@tool
+def bakery_tasting_hours(bakery: str) -> str:
+    """Get the daily tasting hours of a bakery.
+
+    Args:
+        bakery: Name of the bakery.
+
+    Returns:
+        The opening and closing time of its tasting room.
+    """
+    hours = _TASTING_HOURS.get(bakery.strip().casefold())
+    if hours is None:
+        raise ToolException(f"No record for {bakery!r}. Known: Larkmoor Bakery, Ferncombe Bakery")
+    return hours
+
+
+@tool
+def mill_hours(mill: str) -> str:
+    """Get the first and last grinding times of a flour mill.
+
+    Args:
+        mill: Name of the mill.
+
+    Returns:
+        The first and last grinding times of the day (24-hour clock).
+    """
+    raise ToolException(f"No record for {mill!r}. Known: Sedge Mill, Hollin Windmill")
+
+
+@tool
+def violin_workshop_record(workshop: str) -> str:
+    """Look up a violin workshop.
+
+    Args:
+        workshop: Name of the violin workshop.
+
+    Returns:
+        A record with the year founded, number of luthiers, violins made per year and the
+        name of the master luthier.
+    """
+    raise ToolException(f"No record for {workshop!r}.")
+
+
+@tool
+def luthier_profile(person: str) -> str:
+    """Look up a luthier (violin maker) by name.
+
+    Args:
+        person: Full name of the luthier.
+
+    Returns:
+        A profile with birth year, number of apprentices trained and the workshop where the
+        luthier learned the trade.
+    """
+    raise ToolException(f"No record for {person!r}.")
+
+
+def test_each_name_is_asked_of_the_tool_the_questions_words_fit(local_server) -> None:
+    question = (
+        "We are touring bakeries this weekend. What are the tasting hours at Larkmoor Bakery "
+        "and Ferncombe Bakery?"
+    )
+    message = _reply(
+        local_server,
+        [{"role": "user", "content": question}],
+        bakery_file,
+        mill_hours,
+        bakery_tasting_hours,
+    )
+    asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
+    assert sorted(asked, key=str) == [
+        ("bakery_tasting_hours", {"bakery": "Ferncombe Bakery"}),
+        ("bakery_tasting_hours", {"bakery": "Larkmoor Bakery"}),
+    ], (message.content, asked)
+
+
+# A chain's last record answers by the label the question says ("born"); the small model
+# went on calling, or answered with the first record's founding year, as "year" and
+# "luthier" are words of the workshop's labels too.
+
+
+def test_a_chains_answer_is_the_last_records_number_the_question_asks_for(local_server) -> None:
+    question = "In what year was the master luthier of Corvell Violin Workshop born?"
+    workshop = {
+        "name": "Corvell Violin Workshop",
+        "founded": 1911,
+        "luthiers": 7,
+        "violins_per_year": 38,
+        "master_luthier": "Ilse Marrow",
+    }
+    luthier = {
+        "name": "Ilse Marrow",
+        "born": 1949,
+        "apprentices": 6,
+        "trained_at": "Old Fennick Luthiers",
+    }
+    refusal = "Error: No record for 'Corvell Violin Workshop Master Luthier'. Known: Ilse Marrow"
+    messages = [
+        {"role": "user", "content": question},
+        _asked("c1", "luthier_profile", {"person": "Corvell Violin Workshop Master Luthier"}),
+        _answered("c1", refusal),
+        _asked("c2", "violin_workshop_record", {"workshop": "Corvell Violin Workshop"}),
+        _answered("c2", json.dumps(workshop)),
+        _asked(
+            "c3", "violin_workshop_record", {"workshop": "Corvell Violin Workshop Master Luthier"}
+        ),
+        _answered("c3", json.dumps(workshop)),
+        _asked("c4", "luthier_profile", {"person": "Ilse Marrow"}),
+        _answered("c4", json.dumps(luthier)),
+    ]
+    message = _reply(local_server, messages, violin_workshop_record, luthier_profile, plus)
+    assert not message.tool_calls, message.tool_calls
+    assert re.search(r"(?<![\d.])1949(?![\d]|\.\d)", message.content), message.content
+    assert "1911" not in message.content, message.content

@@ -115,6 +115,7 @@ from toolkit.local.decision.records import (
     asked_text,
     asked_year,
     labelled_numbers,
+    labelled_texts,
     name_words,
     record_name,
 )
@@ -665,11 +666,20 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         (:meth:`~FieldReader.picked_number`), when an earlier record of the turn, of another
         tool, named the entity that last step looked up
         (:meth:`_names_step`: the perfumery's record names "Crannach Isle Fleet", the fleet
-        tool was asked about it). ``None`` otherwise."""
+        tool was asked about it). For a question in Latin letters
+        (:attr:`~ToolPolicy.english_chains_asked`), the last record's number whose label the
+        question says (:func:`~toolkit.local.decision.records.asked_number`), the words of
+        the label the way led under left out: "In what year was the master luthier of
+        Corvell Violin Workshop born?" is the luthier's ``"born": 1949``, though "year" and
+        "luthier" are the workshop's ``violins_per_year`` and ``luthiers`` too (the small
+        model answered with the workshop's founding year). ``None`` otherwise."""
         question = last_question(self.job.messages)
-        if not self.policy.asked_fields or not writes_spaceless(question):
+        if not self.policy.asked_fields:
             return None
-        if not refers_back(question):
+        chinese = writes_spaceless(question)
+        if chinese and not refers_back(question):
+            return None
+        if not chinese and not self.policy.english_chains_asked:
             return None
         calls, results = turn_calls(self.job.messages)
         answered = [
@@ -683,12 +693,26 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         texts = [v for v in arguments.values() if isinstance(v, str)]
         if len(texts) != 1:
             return None
-        if not any(
-            other != tool and self._names_step(earlier, tool, texts[0])
+        leading = [
+            earlier
             for other, _, earlier in answered[:-1]
-        ):
+            if other != tool and self._names_step(earlier, tool, texts[0])
+        ]
+        if not leading:
             return None
-        return self.picked_number(record)
+        if chinese:
+            return self.picked_number(record)
+        # The words of the label the way led under ("the master luthier of …" for
+        # ``"master_luthier": "Ilse Marrow"``) name the thing, not what is asked of it.
+        way = {
+            w
+            for earlier in leading
+            for label, text in labelled_texts(earlier)
+            if text.strip().casefold() == texts[0].strip().casefold()
+            for w in re.findall(r"[a-z]+", label.casefold())
+        }
+        tool_words = {w for name in self.job.tool_names for w in name_words(name)}
+        return asked_number(record, question, tool_words | way)
 
     def _names_step(self, record: str, tool: str, name: str) -> bool:
         """Whether an earlier record named the thing a later step looked up: as a thing of

@@ -718,6 +718,25 @@ class ToolPolicy:
             answer, and its rewrite with those values as the only numbers it may state, still
             leave one out ("琥珀码头和桦木码头各有38名装卸工。" for 38 and 45), the answer
             lists each value after what its call asked about ("琥珀码头（38）、桦木码头（45）。").
+        english_chains_asked: After a chain's last step in a question in Latin letters, the
+            number the question asks for is the last record's whose label it says, the words
+            of the label the chain led under aside
+            (:meth:`~toolkit.local.decision.decoding._Decoder.chained_field`): named in the
+            final-answer step and required of the answer. "In what year was the master luthier
+            of Corvell Violin Workshop born?" had been answered with the workshop's founding
+            year, though the luthier's record said ``"born": 1949``.
+        asked_words_pick_tool: A name the question gives, of two or more it gives, looked up
+            in a tool that takes one name is asked of the one such tool the question's other
+            words fit (:func:`~toolkit.local.decision.fitting.fitting_tool`: its name or
+            description alone says some of them); a question of one name may be a chain's,
+            which asks of the thing that name leads to. "What are the visiting hours
+            at Cloudstep Terrace, Jadefold Terrace and Misty Ridge Terrace?" had been asked of
+            the terraces' record tool and the ferry timetable, beside
+            ``terrace_visiting_hours``; "How many more crossings a day does the Heronsgate
+            Ferry make …?" of the timetable, though only ``ferry_line_record`` tells
+            crossings. Such a call is not moved to the tool of the name's kind either
+            (``named_kinds``): "the opening hours of … Owlsgate Raptor Centre" stays with
+            ``opening_hours``.
         named_kinds: A name looked up in a tool of another kind than the name states is
             asked of the tool of its kind, when both look things up by name alone
             (:mod:`~toolkit.local.decision.kinds`): ``get_quarry("奥斯特维克电车场")`` is
@@ -1010,6 +1029,8 @@ class ToolPolicy:
     english_reading: bool = True
     picked_fields: bool = True
     listed_values: bool = True
+    asked_words_pick_tool: bool = True
+    english_chains_asked: bool = True
     named_kinds: bool = True
     refused_names_elsewhere: bool = True
     named_things_only: bool = True

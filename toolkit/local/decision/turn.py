@@ -36,6 +36,7 @@ from toolkit.local.decision.chains import (
 )
 from toolkit.local.decision.clauses import without_conditions
 from toolkit.local.decision.examples import borrowed_words, words_of
+from toolkit.local.decision.fitting import asked_terms, fitting_tool, one_name_tools
 from toolkit.local.decision.formats import in_described_formats
 from toolkit.local.decision.forms import (
     in_hemisphere_signs,
@@ -64,6 +65,7 @@ from toolkit.local.decision.kinds import (
     kind_of,
     lookup_keys,
     named_things,
+    names_in_capitals,
     names_nothing,
     writes_place_name,
 )
@@ -847,9 +849,14 @@ class CallJudge:
         (:func:`~toolkit.local.decision.kinds.named_things`). Both tools must look things up
         by name alone
         (:func:`~toolkit.local.decision.kinds.name_parameter`); ``None`` otherwise."""
-        if not self.auto or not self.policy.named_kinds:
+        if not self.auto:
             return None
         tool, arguments = call["function"]["name"], arguments_of(call)
+        fitting = self.fitting_tool(tool, arguments)
+        if fitting is not None:  # the question's words ask for this tool's answer, or another's
+            return None if fitting[0] == tool else fitting
+        if not self.policy.named_kinds:
+            return None
         key = self.lookups.get(tool)
         if key is None and self.policy.things_to_their_kind:
             return self._thing_asked_elsewhere(tool, arguments)
@@ -863,6 +870,44 @@ class CallJudge:
         if kind is None or kind == tool:
             return None
         return kind, {lookups[kind]: value}
+
+    def fitting_tool(
+        self, tool: str, arguments: Mapping[str, Any]
+    ) -> tuple[str, dict[str, Any]] | None:
+        """The call a lookup of one of the names the question gives is meant to be, by the
+        question's other words (:attr:`~ToolPolicy.asked_words_pick_tool`): the name asked of
+        the one tool that takes one name whose own words those fit
+        (:func:`~toolkit.local.decision.fitting.fitting_tool`) — the call itself when that
+        is its tool. ``None`` when the call takes more than one value, its value is no name
+        the question gives, the question gives fewer than two names (a chain's question
+        names the thing it starts from, and asks of the one it leads to: "the birth year of
+        the person who keeps Fennick Rock Lighthouse" is no person's name), or no tool fits
+        alone."""
+        if not self.policy.asked_words_pick_tool:
+            return None
+        tools = one_name_tools(self.schemas)
+        key = tools.get(tool)
+        value = arguments.get(key) if key is not None else None
+        if not isinstance(value, str) or set(arguments) != {key} or len(value.strip()) < 2:
+            return None
+        if value.strip().casefold() not in self.question.casefold():
+            return None
+        names = set(self.stated_names) | {value}
+        if len({n.casefold() for n in names}) < 2:
+            return None
+        asked = asked_terms(self.question, names, tools)
+        chinese = writes_spaceless(self.question)
+        fitting = fitting_tool(asked, tools, self.descriptions, self.schemas, names_only=chinese)
+        if fitting is None:
+            return None
+        return fitting, {tools[fitting]: value}
+
+    @functools.cached_property
+    def stated_names(self) -> list[str]:
+        """The names the question gives: in capitals, or of a lookup's kind
+        (:func:`~toolkit.local.decision.kinds.named_things`)."""
+        found = [] if writes_spaceless(self.question) else names_in_capitals(self.question)
+        return found + [name for name, _ in named_things(self.question, self.lookups)]
 
     def _thing_asked_elsewhere(
         self, tool: str, arguments: dict[str, Any]
