@@ -1514,6 +1514,57 @@ def test_a_chinese_link_is_followed_once_along_its_label():
     assert step is None  # the sister's sister is no step
 
 
+_WORKSHOP_TOOLS = {
+    "violin_workshop_record": _text_schema("workshop"),
+    "luthier_profile": _text_schema("person"),
+    "bell_tower_record": _text_schema("tower"),
+}
+
+
+def test_a_chinese_records_one_link_is_the_way_on_when_the_question_points_past_it():
+    # nothing of the question says 师傅's name or "master": the record leads nowhere else
+    question = "雾溪提琴坊的首席制琴师当年在哪家琴坊学的手艺？那家琴坊是哪一年创办的？"
+    workshop = json.dumps(
+        {"name": "雾溪提琴坊", "founded": 1978, "luthiers": 4, "master_luthier": "罗莎·芬奇"},
+        ensure_ascii=False,
+    )
+    earlier = [("violin_workshop_record", {"workshop": "雾溪提琴坊"})]
+    step = named_next_step(earlier, [workshop], [False], question, _WORKSHOP_TOOLS)
+    assert step == ("luthier_profile", {"person": "罗莎·芬奇"})
+    off = named_next_step(earlier, [workshop], [False], question, _WORKSHOP_TOOLS, lone_links=False)
+    assert off is None
+    # the last workshop's one link leads back to a kind the turn looked up: the way ends
+    luthier = json.dumps(
+        {"name": "罗莎·芬奇", "born": 1961, "trained_at": "灰桥提琴坊"}, ensure_ascii=False
+    )
+    last = json.dumps(
+        {"name": "灰桥提琴坊", "founded": 1911, "master_luthier": "伊娃·霍恩"},
+        ensure_ascii=False,
+    )
+    chain = [
+        *earlier,
+        ("luthier_profile", {"person": "罗莎·芬奇"}),
+        ("violin_workshop_record", {"workshop": "灰桥提琴坊"}),
+    ]
+    results = [workshop, luthier, last]
+    ended = named_next_step(chain, results, [False] * 3, question, _WORKSHOP_TOOLS, since=2)
+    assert ended is None
+    # a question that points at nothing past the record is answered by it
+    plain = "雾溪提琴坊是哪一年创办的？"
+    assert named_next_step(earlier, [workshop], [False], plain, _WORKSHOP_TOOLS) is None
+
+
+def test_a_thing_the_chinese_question_speaks_of_after_de_is_pointed_at():
+    question = "石湾钟楼的姊妹钟楼是哪一年建的？"  # no 那/这/哪: the 的 speaks of it
+    tower = json.dumps(
+        {"name": "石湾钟楼", "built": 1820, "bells": 8, "sister": "柳岸钟楼", "keeper": "林默"},
+        ensure_ascii=False,
+    )
+    earlier = [("bell_tower_record", {"tower": "石湾钟楼"})]
+    step = named_next_step(earlier, [tower], [False], question, _WORKSHOP_TOOLS)
+    assert step == ("bell_tower_record", {"tower": "柳岸钟楼"})
+
+
 def test_names_of_a_lookups_kind_asked_of_another_lookup_only_are_asked_of_their_own():
     question = "灰岸盐场、白洼盐滩、马罗湾盐田这三处，哪一处每年的产盐量最少？"
     lookups = {"salt_pan_info": "site", "opening_hours": "place"}

@@ -82,6 +82,19 @@ def test_only_a_tool_that_looks_things_up_by_name_alone_takes_a_name():
     }
     assert name_parameter("get_sawmill", two) is None
     assert name_parameter("get_sawmill", None) is None
+    # a person is looked up by name; a number standing for one is no name
+    person = {
+        "type": "object",
+        "properties": {"person": {"type": "string"}},
+        "required": ["person"],
+    }
+    assert name_parameter("luthier_profile", person) == "person"
+    by_id = {
+        "type": "object",
+        "properties": {"person_id": {"type": "string"}},
+        "required": ["person_id"],
+    }
+    assert name_parameter("get_education", by_id) is None
 
 
 def test_a_chinese_span_refused_is_cut_after_the_word_of_the_tools_kind():

@@ -447,6 +447,7 @@ def named_next_step(
     pick: Callable[[Sequence[str]], str | None] | None = None,
     since: int = 0,
     past_asked: bool = True,
+    lone_links: bool = True,
 ) -> tuple[str, dict[str, Any]] | None:
     """A chain's second step, when its first answered with a record naming the entity the
     question asks about: "Taking the Tansy ferry … there's a lighthouse right next to where it
@@ -484,6 +485,8 @@ def named_next_step(
             asked beside it was answered).
         past_asked: Take the step though the record has the asked number, when the sentence
             that asks points at the other thing (:func:`points_at_other`).
+        lone_links: In Chinese, follow a record's one link, and a thing the question speaks
+            of after "的" (:func:`_chinese_link`).
 
     Returns:
         ``(tool, arguments)`` of the step, or ``None``.
@@ -526,8 +529,11 @@ def named_next_step(
         for label, value in chinese_links(result or "")
         if value.casefold() in asked
     }
+    used = {earlier[i][0] for i, bad in enumerate(failed) if not bad}
     if not latin and (
-        step := _chinese_link(record, asked, question, lookups, passed, pick, followed)
+        step := _chinese_link(
+            record, asked, question, lookups, passed, pick, followed, used, lone=lone_links
+        )
     ):
         return step
     if pick is None or has_asked:
@@ -563,6 +569,9 @@ def _chinese_link(
     passed: AbstractSet[str],
     pick: Callable[[Sequence[str]], str | None] | None,
     followed: AbstractSet[str] = frozenset(),
+    used: AbstractSet[str] = frozenset(),
+    *,
+    lone: bool = True,
 ) -> tuple[str, dict[str, Any]] | None:
     """The step to the thing a record names in Chinese that the Chinese question points at
     (:func:`named_next_step`): the question refers back or asks which ("这家工作室", "那个姊妹
@@ -572,22 +581,33 @@ def _chinese_link(
     whose kind it states — the record's own tool too (a sister cave is a cave) — else, for a
     person's name written with "·", the one lookup of people, else the one ``pick`` chooses
     among those not answered yet. A label whose link a call took already (``followed``) is
-    not followed again: the sister cave's own record names its sister too."""
-    if not (refers_back(question) or _UNNAMED_ZH.search(question)):
-        return None
+    not followed again: the sister cave's own record names its sister too.
+
+    A question that speaks of a thing of the name's kind after "的" ("鼠尾溪香草园的合作猎鹰
+    中心", :data:`_POSSESSED`) points at it as well (:attr:`~ToolPolicy.lone_links_followed`).
+    And when the record leads nowhere else — one link, not followed yet — that link is the
+    way on, to a tool no call of the turn answered yet (``used``): "清水弦乐坊的首席制琴师当年
+    是在哪家琴坊学的手艺？" over a workshop's record whose one link is its master luthier
+    "托马斯·奎尔", whom nothing of the question glosses."""
+    links = [
+        (label, value)
+        for label, value in chinese_links(record)
+        if value.casefold() not in asked and label not in followed and value not in question
+    ]
     asking = asking_sentence(question)
+    possessed = [value for _, value in links if _possessed(value, question)] if lone else []
+    if not (refers_back(question) or _UNNAMED_ZH.search(question) or possessed):
+        return None
     said = set(glossed_terms(asking))
     found = [
         value
-        for label, value in chinese_links(record)
-        if value.casefold() not in asked
-        and label not in followed
-        and value not in question
-        and (
-            any(value[-size:] in asking for size in (2, 3))
-            or {root(w) for w in label_words(label) if len(w) >= 3} & said
-        )
+        for label, value in links
+        if any(value[-size:] in asking for size in (2, 3))
+        or {root(w) for w in label_words(label) if len(w) >= 3} & said
     ]
+    lone_way = lone and not found and len({value for _, value in links}) == 1
+    if lone_way:
+        found = [links[0][1]]
     if len(set(found)) != 1:
         return None
     name = found[0]
@@ -595,9 +615,23 @@ def _chinese_link(
     people = [t for t in lookups if t not in passed and _PEOPLE.search(f"{t} {lookups[t]}")]
     if tool is None and "·" in name and len(people) == 1:  # "伊内丝·哈尔瓦德": a person's
         tool = people[0]
-    if tool is None and pick is not None:
+    if tool is None and pick is not None and not lone_way:
         tool = pick([t for t in lookups if t not in passed])
+    if tool is not None and lone_way and tool in used:
+        return None  # the one link leads back to a kind the turn looked up: the way ends
     return None if tool is None else (tool, {lookups[tool]: name})
+
+
+#: The kind-word ending of a name the question speaks of after "的", within a few characters
+#: ("鼠尾溪香草园的合作猎鹰中心" of "红隼岭猎鹰中心").
+_POSSESSED_SPAN = 6
+
+
+def _possessed(value: str, question: str) -> bool:
+    """Whether the question speaks, after a "的", of a thing ending as ``value`` does (its
+    last two characters): a thing of its kind the question does not name."""
+    end = re.escape(value[-2:])
+    return re.search(rf"的[^，,。？?！!]{{0,{_POSSESSED_SPAN}}}?{end}", question) is not None
 
 
 #: The words of a lookup of people, in its name or its key's ("person_profile(full_name)").

@@ -787,9 +787,10 @@ def name_parameter(tool: str, schema: Mapping[str, Any] | None) -> str | None:
     """The parameter a tool takes a thing's name in, when it looks things up by name alone:
     its one required parameter, a string, named "name" (or "…_name", "title") or for the
     tool's own kind (``get_sawmill(sawmill)``), or of another word its description says is
-    a name ("Name of the salt-pan site") or that names a thing of any kind
-    (``salt_pan_info(site)``, :data:`_THING_KEYS`). ``get_weather(city)``
-    takes a place it tells the weather of, not a name it looks up: ``None``."""
+    a name ("Name of the salt-pan site") or that names a thing of any kind or a person
+    (``salt_pan_info(site)``, ``luthier_profile(person)``, :data:`_THING_KEYS`).
+    ``get_weather(city)`` takes a place it tells the weather of, not a name it looks up, and
+    ``get_education(person_id)`` a number that stands for a person: ``None``."""
     properties = (schema or {}).get("properties") or {}
     required = list((schema or {}).get("required") or [])
     if len(required) != 1 or required[0] not in properties:
@@ -806,7 +807,9 @@ def name_parameter(tool: str, schema: Mapping[str, Any] | None) -> str | None:
     described = str((properties[key] or {}).get("description") or "")
     first = re.split(r"[.,;:(（，。；]", described, maxsplit=1)[0]  # what the value is
     says_name = bool(_SAYS_NAME.search(first)) and len(first.split()) <= _NAME_CLAUSE
-    if words & _PLACE_KEYS or not (says_name or words & _THING_KEYS):
+    if words & _PLACE_KEYS or (words & _ID_KEYS and not says_name):
+        return None
+    if not (says_name or words & _THING_KEYS):
         return None
     return key
 
@@ -815,11 +818,13 @@ def name_parameter(tool: str, schema: Mapping[str, Any] | None) -> str | None:
 _PLACE_KEYS = frozenset(
     "city location place country region address town state area province where zip".split()
 )
-#: Parameter words for a thing of any kind, which a lookup takes by its name
-#: (``salt_pan_info(site)``, ``venue_info(venue)``).
+#: Parameter words of a number or code that stands for a thing (``person_id``), not its name.
+_ID_KEYS = frozenset("id ids identifier uuid code number num".split())
+#: Parameter words for a thing of any kind, or a person, which a lookup takes by its name
+#: (``salt_pan_info(site)``, ``venue_info(venue)``, ``luthier_profile(person)``).
 _THING_KEYS = frozenset(
     "site venue facility establishment business organisation organization company "
-    "institution entity".split()
+    "institution entity person".split()
 )
 #: The most words of a description's first clause that says the value is a name ("Name of
 #: the salt-pan site"); a longer one says more ("The command … consisting of the room name").

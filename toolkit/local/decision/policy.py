@@ -718,6 +718,15 @@ class ToolPolicy:
             answer, and its rewrite with those values as the only numbers it may state, still
             leave one out ("琥珀码头和桦木码头各有38名装卸工。" for 38 and 45), the answer
             lists each value after what its call asked about ("琥珀码头（38）、桦木码头（45）。").
+        lone_links_followed: A Chinese record's one link (a value in Chinese under a label
+            other than its name) not followed yet is the chain's next step when the question
+            points past the record, though nothing of the question says the label or the
+            name's end — to a tool the turn has not looked anything up in yet
+            (:func:`~toolkit.local.decision.chains.named_next_step`): "清水弦乐坊的首席制琴师当年
+            是在哪家琴坊学的手艺？" over the workshop's record naming its master luthier
+            "托马斯·奎尔" had been answered with the workshop's founding year. A thing the
+            question speaks of after "的" whose end the linked name shares
+            ("鼠尾溪香草园的合作猎鹰中心" of "红隼岭猎鹰中心") is pointed at too.
         english_chains_asked: After a chain's last step in a question in Latin letters, the
             number the question asks for is the last record's whose label it says, the words
             of the label the chain led under aside
@@ -1031,6 +1040,7 @@ class ToolPolicy:
     listed_values: bool = True
     asked_words_pick_tool: bool = True
     english_chains_asked: bool = True
+    lone_links_followed: bool = True
     named_kinds: bool = True
     refused_names_elsewhere: bool = True
     named_things_only: bool = True

@@ -1391,6 +1391,7 @@ class CallJudge:
                 pick=pick if self.policy.linked_entities else None,
                 since=self.last_step if self.policy.linked_entities else 0,
                 past_asked=self.policy.records_pointed_past,
+                lone_links=self.policy.lone_links_followed,
             )
         return resumed
 
