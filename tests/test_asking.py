@@ -208,11 +208,18 @@ def test_two_years_added_are_their_difference():
         ),
         ("石溪牧场和枫塘牧场的员工如果一起去春游，会有多少人参加？", True),
         ("把柳湾牧场和枫塘牧场的奶牛赶到同一片草场上，那里会有多少头奶牛？", True),
+        (
+            "If every milker from Brackenford Dairy and every milker from Oatridge Dairy turns "
+            "up at the fair, how many milkers will be there?",
+            True,
+        ),
         # each thing's own number, or one of them: no gathering
         ("How many cows do Hollowmere Dairy and Oatridge Dairy have?", False),
         ("Which one of the two dairies keeps more cows?", False),
         ("Book a table at one of the dairies in Oatridge.", False),
         ("云岭乳品厂和白沙乳品厂分别是哪一年开业的？", False),
+        # every one of two groups, but no count asked
+        ("When do all the dairies of Oatridge and all those of Brackenford open?", False),
     ],
 )
 def test_things_gathered_into_one_ask_for_their_total(question, combined):

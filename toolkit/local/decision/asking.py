@@ -139,7 +139,8 @@ _DIFFERENCE_WORDS = (
 )
 #: Things brought into one, whose count is the total of their parts, said without a word for
 #: a total: "if the staff of A and of B came to one supper", "at a single table", "merging their
-#: herds", "gathered in the same hall", "两家的员工一起去春游", "赶到同一片草场上", "合并成".
+#: herds", "gathered in the same hall", "两家的员工一起去春游", "赶到同一片草场上", "合并成", "if
+#: every employee of A and every employee of B turns up, how many …".
 _GATHERED = (
     r"(?<![a-z])(?:in|into|at|to|for|on|onto|aboard|under|inside) "
     r"(?:one|a single|the same|a shared|a joint|one big|a common)"
@@ -147,6 +148,10 @@ _GATHERED = (
     r"|(?<![a-z])(?:merg(?:e|es|ed|ing)|pool(?:s|ed|ing)?|amalgamat[a-z]*|join(?:s|ed|ing)? forces"
     r"|(?:brought|put|came|come|got|get|gathered|crammed|packed) together)(?![a-z])"
     r"|一起|一块儿?|同一|合并|合在一起|凑在一起|聚在一起|聚到|汇合|合起来"
+    # every one of two groups, counted: "if every worker from A and every worker from B
+    # turns up, how many seats …?"
+    r"|(?<![a-z])(?:every|all)(?![a-z])[^?.!？。！]{3,80}?(?<![a-z])and (?:every|all)(?![a-z])"
+    r"(?=[^?？]*(?<![a-z])how (?:many|much)(?![a-z]))"
 )
 
 
