@@ -114,6 +114,9 @@ def test_the_expression_grammar_admits_only_the_questions_numbers():
     assert 'number ::= "200" | "45" | "3" | "4"' in grammar
     assert expression_grammar("What is 5 squared?") is None  # one number: nothing to plan
     assert '"1250"' in (expression_grammar("收入1,250元，分给5个小组") or "")
+    # and only as one number: its digits either side of the separator are none of its own
+    grammar = expression_grammar("3,120 pages, 16 pages to a booklet: how many booklets?")
+    assert 'number ::= "3120" | "16"' in (grammar or ""), grammar
     # a number written as a word is an operand too: "four friends" split a bill
     grammar = expression_grammar("Four friends split a bill of $86.60 and a tip of $13.40.")
     assert 'number ::= "13.4" | "86.6" | "4"' in (grammar or ""), grammar

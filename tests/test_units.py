@@ -77,6 +77,12 @@ def test_a_sum_of_two_products_sharing_a_factor_is_read_as_the_product_of_the_su
             "14 * 6 / 4",
         ),
         ("840 * 24", "酿了840瓶果酒，每箱装24瓶，能装满多少箱？", "840 / 24"),
+        (  # a count written with a thousands separator is one number
+            "3120 * 16",
+            "The bindery has 3,120 loose pages to stitch, 16 pages to a booklet. How many "
+            "booklets will that give?",
+            "3120 / 16",
+        ),
         # a count of what the rate is per: the product stands
         ("24 * 35", "每箱装24瓶，一共装了35箱，一共多少瓶？", None),
         ("15 * 4", "There are 15 crates with 4 to a crate. How many shades are there?", None),

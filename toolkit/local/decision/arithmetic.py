@@ -244,8 +244,8 @@ _OPERANDS = {
 
 def _spellings(question: str) -> list[str]:
     """The question's numbers as an expression writes them ("1,250" as 1250, "5%" as 5 and
-    0.05, "halve" as 2, "four friends" as 4), each once."""
-    folded = question.casefold()
+    0.05, "halve" as 2, "four friends" as 4), each once; "2,340" is no 2 and 340."""
+    folded = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", question.casefold())
     numbers = sorted(known_numbers(folded) | spelled_numbers(folded))
     return [json.dumps(plain_number(n)) for n in numbers if n >= 0]
 

@@ -58,12 +58,15 @@ _ZH_PER = re.compile(r"每\s*(?:个)?([\u4e00-\u9fff])")
 _ZH_ONE = re.compile(
     r"(?<![\d十百千万])一\s*([个只瓶块箱桶袋盒包件条张本台辆棵头匹斤份杯碗把双套天周次位名])"
 )
+#: A thousands separator between digits ("2,340").
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 #: Where a clause ends.
 _CLAUSE = re.compile(r"[,.;:!?，。；：！？]")
 
 
 def _counted(question: str) -> dict[float, _Counted]:
-    """What each number a question writes once in digits counts."""
+    """What each number a question writes once in digits counts ("2,340 sheets" is 2340)."""
+    question = _THOUSANDS.sub("", question)
     found: dict[float, list[_Counted]] = {}
     ends = [m.start() for m in _CLAUSE.finditer(question)]
 
