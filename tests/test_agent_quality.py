@@ -4080,3 +4080,37 @@ def test_a_chains_answer_is_the_last_records_number_the_question_asks_for(local_
     assert not message.tool_calls, message.tool_calls
     assert re.search(r"(?<![\d.])1949(?![\d]|\.\d)", message.content), message.content
     assert "1911" not in message.content, message.content
+
+
+# Beside the one call a word problem needs, the small model looked up a mill with a name
+# nobody gave ("The Mill of China"), because the question says "mill". Such a call is judged
+# as any other and left out.
+
+
+@tool
+def paper_mill_file(mill: str) -> str:
+    """Look up a paper mill.
+
+    Args:
+        mill: Name of the paper mill.
+
+    Returns:
+        A record with the year founded and reams made per day.
+    """
+    raise ToolException(f"No record for {mill!r}. Known: Millbeck Paper Mill")
+
+
+def test_a_word_problem_looks_up_no_thing_nobody_named(local_server) -> None:
+    question = (
+        "Our mill has 2,340 sheets of handmade paper to tie up, 18 sheets to a bundle. How many "
+        "bundles will that make?"
+    )
+    message = _reply(
+        local_server,
+        [{"role": "user", "content": question}],
+        times_by,
+        divide,
+        paper_mill_file,
+    )
+    asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
+    assert [name for name, _ in asked] == ["divide"], (message.content, asked)

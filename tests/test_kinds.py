@@ -168,6 +168,10 @@ def test_a_name_made_of_the_questions_lower_case_words_is_no_name():
     assert not capitalised_from_lower_case(
         "Copperbell Forge", "which ferry does copperbell forge use?"
     )
+    # but words it writes apart are no name of its ("our mill … handmade paper")
+    problem = "Our mill has 2,340 sheets of handmade paper, 18 to a bundle. How many bundles?"
+    assert capitalised_from_lower_case("Handmade Paper Mill", problem)
+    assert not capitalised_from_lower_case("Handmade Paper", problem)
 
 
 def test_a_phrase_of_the_question_is_no_name():

@@ -1252,7 +1252,8 @@ class CallWriter:
                 tool not in called
                 and adds_new_grounded_values(arguments, same, turn.grounding, self.policy, exempt)
                 and turn.asks_for(tool, called, outside_conditions=self.policy.conditions_unasked)
-            ):
+                and not (self.policy.extras_judged and turn.rejected(call))
+            ):  # but not with values nobody gave ("The Mill of China")
                 return pieces, generation, call
         return None
 

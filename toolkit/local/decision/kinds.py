@@ -260,7 +260,9 @@ def capitalised_from_lower_case(value: str, question: str) -> bool:
     """Whether a value written as a name in capitals ("Total Beekeepers") is only words the
     question writes, one of them only in lower case ("how many beekeepers is that in
     total?"), while the question writes its own names in capitals ("Clover Vale
-    Beekeepers"): a name the model made of the question's words, no name the user gave.
+    Beekeepers"): a name the model made of the question's words, no name the user gave. Of a
+    question with no name in capitals, the words are no name the user gave when the question
+    does not write them together ("Handmade Paper Mill" of "our mill has … handmade paper").
 
     Args:
         value: A lookup's name value.
@@ -273,7 +275,14 @@ def capitalised_from_lower_case(value: str, question: str) -> bool:
     if not words or writes_spaceless(value) or not all(w[0].isupper() for w in words):
         return False
     if not names_in_capitals(question):
-        return False
+        # a question all in lower case: a name the user typed so is one phrase of it ("new
+        # york"); words from here and there ("Handmade Paper Mill" of "handmade paper … our
+        # mill") are none
+        phrase = " ".join(w.casefold() for w in words)
+        spoken = " ".join(re.findall(r"[\w'’-]+", question.casefold()))
+        return all(
+            re.search(rf"(?<![\w'’-]){re.escape(w)}(?![\w'’-])", spoken, re.I) for w in words
+        ) and (re.search(rf"(?<![\w'’-]){re.escape(phrase)}(?![\w'’-])", spoken) is None)
     lower_only = False
     for word in words:
         if not re.search(rf"(?<![\w'’-]){re.escape(word)}(?![\w'’-])", question, re.I):

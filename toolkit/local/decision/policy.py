@@ -727,6 +727,12 @@ class ToolPolicy:
             "托马斯·奎尔" had been answered with the workshop's founding year. A thing the
             question speaks of after "的" whose end the linked name shares
             ("鼠尾溪香草园的合作猎鹰中心" of "红隼岭猎鹰中心") is pointed at too.
+        extras_judged: One more call of another tool that the question names, kept beside
+            the first step's calls though it adds no value of the answer's, is judged as a
+            first call is (:meth:`~toolkit.local.decision.turn.CallJudge.rejected`): beside
+            ``split_evenly(2340, 18)`` for "Our mill has 2,340 sheets … How many bundles?",
+            ``paper_mill("The Mill of China")`` had been kept because the question says
+            "mill", though nobody gave "China".
         english_chains_asked: After a chain's last step in a question in Latin letters, the
             number the question asks for is the last record's whose label it says, the words
             of the label the chain led under aside
@@ -1040,6 +1046,7 @@ class ToolPolicy:
     listed_values: bool = True
     asked_words_pick_tool: bool = True
     english_chains_asked: bool = True
+    extras_judged: bool = True
     lone_links_followed: bool = True
     named_kinds: bool = True
     refused_names_elsewhere: bool = True
