@@ -78,7 +78,7 @@ from langchain_core.messages import AIMessage
 from langchain_core.tools import ToolException, tool
 from langchain_openai import ChatOpenAI
 
-from toolkit.eval.agent_checks import leaked_call, ungrounded_numbers
+from toolkit.eval.agent_checks import leaked_call, recites_results, ungrounded_numbers
 from toolkit.loop import ToolLoop
 from toolkit.schema import tool_schema
 from tools import (
@@ -4114,3 +4114,26 @@ def test_a_word_problem_looks_up_no_thing_nobody_named(local_server) -> None:
     )
     asked = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
     assert [name for name, _ in asked] == ["divide"], (message.content, asked)
+
+
+# Two results written "name: hours", answered by copying both out on one line: a recital, not
+# an answer. Written again as a sentence; should that lose a result's times, each result is
+# listed after its name.
+
+
+def test_results_copied_out_on_one_line_are_no_answer(local_server) -> None:
+    question = "What are the tasting hours at Larkmoor Bakery and Ferncombe Bakery?"
+    results = [
+        "Larkmoor Bakery: tasting room open 09:00–15:30",
+        "Ferncombe Bakery: tasting room open 10:30–17:00",
+    ]
+    messages = [
+        {"role": "user", "content": question},
+        _asked_both("bakery_tasting_hours", "bakery", ["Larkmoor Bakery", "Ferncombe Bakery"]),
+        *(_answered(f"c{i}", r) for i, r in enumerate(results)),
+    ]
+    message = _reply(local_server, messages, bakery_tasting_hours, bakery_file, mill_hours)
+    assert not message.tool_calls, message.tool_calls
+    assert not recites_results(message.content, results), message.content
+    for time in ("09:00", "15:30", "10:30", "17:00"):
+        assert time in message.content, message.content

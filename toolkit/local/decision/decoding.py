@@ -1290,19 +1290,38 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
     def _results_copied(self, answer: str) -> list[str]:
         """When an answer is two lines or more, each one of this turn's results all but whole —
         the results copied out, not an answer (:attr:`~ToolPolicy.answer_in_sentences`) —
-        what a sentence answer leaves out: the line break, a question mark (the question
-        copied out before the results) and the colon the results write after their names;
-        else nothing."""
+        or one line of two results or more and nothing else but punctuation and numbers
+        (:attr:`~ToolPolicy.one_line_recitals`: "Cloudstep Terrace: open to visitors
+        08:00–17:30, Misty Ridge Terrace: open to visitors 09:00–18:00, …"), what a sentence
+        answer leaves out: the line break, a question mark (the question copied out before
+        the results) and the colon the results write after their names, with the space after
+        it; else nothing."""
         if not self.policy.answer_in_sentences:
             return []
         turn = self.job.messages[turn_start(self.job.messages) :]
         results = [content_text(m.get("content")).strip() for m in turn if m.get("role") == "tool"]
         lines = [line.strip() for line in answer.splitlines() if line.strip()]
         whole = [any(line in r and len(line) >= 0.8 * len(r) for r in results) for line in lines]
-        if len(lines) < 2 or not all(whole):
+        recited = self.policy.one_line_recitals and _recites(answer, results)
+        if not recited and (len(lines) < 2 or not all(whole)):
             return []
-        separators = {m.group() for r in results if (m := re.search(r"[:：]", r))}
-        return ["\n", "?", "？", *sorted(separators)]
+        # the colon after a name ("Cloudstep Terrace:"), with the space after it: a time's
+        # colon ("08:00") stays
+        separators = {m.group() for r in results if (m := re.search(r"[:：]\s*", r))}
+        named = {m[1] for r in results if (m := re.match(r"\s*([^:：\n]{2,80}?[:：])", r))}
+        return ["\n", "?", "？", *sorted(separators), *sorted(named)]
+
+    def _results_listed(self) -> str | None:
+        """This turn's results written "name: what it says" each, listed as the question's
+        language lists ("Cloudstep Terrace (open to visitors 08:00–17:30), …"); ``None``
+        when a result is not so written."""
+        turn = self.job.messages[turn_start(self.job.messages) :]
+        results = [content_text(m.get("content")).strip() for m in turn if m.get("role") == "tool"]
+        entries = [re.match(r"([^:：\n]{2,80}?)\s*[:：]\s*(\S.*)", r) for r in results]
+        if len(entries) < 2 or any(e is None or "\n" in e[2] for e in entries):
+            return None
+        question = last_question(self.job.messages)
+        return listed_values([(e[1], e[2]) for e in entries if e is not None], question)
 
     def _stated_texts(self) -> list[str] | None:
         """The texts an answer's numbers must come from (``None``: any number will do)."""
@@ -1439,9 +1458,18 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
                 )
             )
             rewritten = "".join(e.text for e in events if isinstance(e, ContentDelta))
-            if said_numbers(rewritten) or not said_numbers(written):
+            kept = len(set(said_numbers(rewritten))) >= len(set(said_numbers(written)))
+            if not self.policy.one_line_recitals:
+                kept = bool(said_numbers(rewritten))
+            if kept or not said_numbers(written):
                 self.used += generation.completion_tokens
                 yield from events
+                return
+            listed = self._results_listed() if self.policy.one_line_recitals else None
+            if listed is not None:  # each result after its name, as a list of them
+                self.used += generation.completion_tokens
+                yield ContentDelta(listed, ())
+                yield self._finished("stop", "text")
                 return
             # The sentence lost the values the results stated: the results copied out are
             # the better answer.
@@ -1569,6 +1597,16 @@ _WRITTEN_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 _CALL_OPENING = re.compile(r"\{\s*[\"']")
 #: A letter of any script: a word's mark in a text answer.
 _LETTER = re.compile(r"[^\W\d_]")
+
+
+def _recites(answer: str, results: Sequence[str]) -> bool:
+    """Whether an answer is two tool results or more copied out, and nothing else but
+    numbers and punctuation."""
+    rest, copied = answer, 0
+    for result in sorted((r.strip() for r in results if r.strip()), key=len, reverse=True):
+        if result in rest:
+            rest, copied = rest.replace(result, " "), copied + 1
+    return copied >= 2 and not re.sub(r"[\d\s\W_]+", "", rest)
 
 
 def _writes_no_digit(messages: Sequence[Mapping[str, Any]]) -> bool:

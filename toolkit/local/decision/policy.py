@@ -733,6 +733,12 @@ class ToolPolicy:
             ``split_evenly(2340, 18)`` for "Our mill has 2,340 sheets … How many bundles?",
             ``paper_mill("The Mill of China")`` had been kept because the question says
             "mill", though nobody gave "China".
+        one_line_recitals: An answer that is two results or more copied out on one line, and
+            nothing else but punctuation and numbers, is written again as a sentence, as
+            results copied line by line are (``answer_in_sentences``): "Cloudstep Terrace:
+            open to visitors 08:00–17:30, Misty Ridge Terrace: open to visitors 09:00–18:00,
+            …" answered the visiting hours of three terraces. The rewrite leaves out the
+            colon and space the results write after their names, not a time's colon.
         english_chains_asked: After a chain's last step in a question in Latin letters, the
             number the question asks for is the last record's whose label it says, the words
             of the label the chain led under aside
@@ -1046,6 +1052,7 @@ class ToolPolicy:
     listed_values: bool = True
     asked_words_pick_tool: bool = True
     english_chains_asked: bool = True
+    one_line_recitals: bool = True
     extras_judged: bool = True
     lone_links_followed: bool = True
     named_kinds: bool = True
