@@ -1,4 +1,5 @@
-"""Which of the tools that take one name the question's asked words fit (decision.fitting)."""
+"""Which of the tools that take one name the question's asked words fit (decision.fitting);
+a question's word alone is no value (decision.turn)."""
 
 from __future__ import annotations
 
@@ -131,3 +132,13 @@ def test_a_question_of_one_name_may_ask_of_the_thing_it_leads_to():
     # a value the question does not give is no name of it
     judge = _judge("What are the tasting hours of Rye Lane Bakery and Crumb Hall Bakery?")
     assert judge.fitting_tool("bakery_record", {"bakery": "Stone Mill"}) is None
+
+
+def test_a_question_word_alone_is_no_value():
+    judge = _judge("I'd like to visit whichever bakery bakes rye. What hours is that bakery open?")
+    assert judge.takes_a_question_word(_call("bakery_tasting_hours", {"bakery": "What"}))
+    assert judge.rejected(_call("bakery_tasting_hours", {"bakery": "What"}))
+    assert not judge.takes_a_question_word(_call("bakery_record", {"bakery": "Rye Lane Bakery"}))
+    # a word the question quotes is what it asks about
+    quoted = _judge("How often does the word 'which' appear in Crumb Hall Bakery's menu?")
+    assert not quoted.takes_a_question_word(_call("bakery_record", {"bakery": "which"}))

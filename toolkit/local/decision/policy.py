@@ -739,6 +739,11 @@ class ToolPolicy:
             open to visitors 08:00–17:30, Misty Ridge Terrace: open to visitors 09:00–18:00,
             …" answered the visiting hours of three terraces. The rewrite leaves out the
             colon and space the results write after their names, not a time's colon.
+        question_words_no_values: A call whose text value is a word that asks or points
+            alone ("What", "which", "那家"), unless the question quotes it, is rejected as
+            one with a value nobody gave: the small model wrote
+            ``opening_hours(place="What")`` for "… What hours is that garden open?", and the
+            refusal sent it through three tools.
         english_chains_asked: After a chain's last step in a question in Latin letters, the
             number the question asks for is the last record's whose label it says, the words
             of the label the chain led under aside
@@ -1052,6 +1057,7 @@ class ToolPolicy:
     listed_values: bool = True
     asked_words_pick_tool: bool = True
     english_chains_asked: bool = True
+    question_words_no_values: bool = True
     one_line_recitals: bool = True
     extras_judged: bool = True
     lone_links_followed: bool = True

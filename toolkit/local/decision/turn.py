@@ -1057,6 +1057,8 @@ class CallJudge:
             return True
         if self.looks_past_the_question(call) or self.names_no_thing(call):
             return True
+        if self.takes_a_question_word(call):
+            return True
         if self.after_the_sum(call) or self.undoes_last_step(call):
             return True
         if self.repeats_a_number(call) or self.unasked_difference(call):
@@ -1064,6 +1066,19 @@ class CallJudge:
         if self.policy.judged_as_sent:  # the optional guesses are left out before it is sent
             call = self.without_guesses(call)
         return self.auto and bool(self._faults(call))
+
+    def takes_a_question_word(self, call: dict[str, Any]) -> bool:
+        """With "auto", whether a text value of the call is a question's word alone, no value
+        of anything (:attr:`~ToolPolicy.question_words_no_values`): the small model wrote
+        ``opening_hours(place="What")`` for "… What hours is that garden open?"."""
+        if not self.auto or not self.policy.question_words_no_values:
+            return False
+        for value in leaves(arguments_of(call)):
+            word = value.strip(" \t\n.,?!？。，").casefold() if isinstance(value, str) else ""
+            quoted = rf"[\"'‘“「]{re.escape(word)}[\"'’”」]"  # the word itself asked about
+            if word in _QUESTION_WORDS and not re.search(quoted, self.question, re.IGNORECASE):
+                return True
+        return False
 
     def unasked_difference(self, call: dict[str, Any]) -> bool:
         """With "auto", after results and before any arithmetic call of the turn: whether a
@@ -1394,6 +1409,13 @@ class CallJudge:
                 lone_links=self.policy.lone_links_followed,
             )
         return resumed
+
+
+#: Words that ask or point, alone no value of anything ("What", "Which", "哪家").
+_QUESTION_WORDS = frozenset(
+    "what which who whom whose where when why how whichever whatever "
+    "什么 哪个 哪家 哪里 哪儿 谁 多少 那个 这个 那家 这家".split()
+)
 
 
 def _in_question_words(value: str, tool: str, question: str) -> str | None:
