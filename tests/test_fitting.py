@@ -142,3 +142,72 @@ def test_a_question_word_alone_is_no_value():
     # a word the question quotes is what it asks about
     quoted = _judge("How often does the word 'which' appear in Crumb Hall Bakery's menu?")
     assert not quoted.takes_a_question_word(_call("bakery_record", {"bakery": "which"}))
+
+
+_VISITS = [
+    _tool(
+        "mill_record",
+        "mill",
+        "Look up a flour mill.\n\nArgs:\n    mill: Name of the mill.\n\nReturns:\n"
+        "    A record with the year founded and the bakery that buys its flour.",
+    ),
+    _tool(
+        "bakery_record",
+        "bakery",
+        "Look up a bakery.\n\nArgs:\n    bakery: Name of the bakery.\n\nReturns:\n"
+        "    A record with the year founded, its bakers and its owner.",
+    ),
+    _tool(
+        "visiting_hours",
+        "place",
+        "Get the hours a place is open to visitors.\n\nArgs:\n    place: Name of the place.",
+    ),
+    _tool(
+        "person_profile",
+        "full_name",
+        "Look up a person.\n\nArgs:\n    full_name: The person's name.\n\nReturns:\n"
+        "    A profile with the year born and hometown.",
+    ),
+]
+_MILL = json.dumps({"name": "Stone Mill", "founded": 1801, "flour_buyer": "Rye Lane Bakery"})
+
+
+def _chain(question: str, *more: dict, policy: ToolPolicy | None = None) -> CallJudge:
+    messages = [
+        {"role": "user", "content": question},
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {"id": "m", "type": "function", **_call("mill_record", {"mill": "Stone Mill"})}
+            ],
+        },
+        {"role": "tool", "tool_call_id": "m", "content": _MILL},
+        *more,
+    ]
+    return CallJudge(ChatJob(messages=messages, tools=_VISITS), policy or ToolPolicy(), auto=True)
+
+
+def test_a_chains_step_is_asked_of_the_tool_the_asking_sentence_fits():
+    question = (
+        "I'd like to visit whichever bakery buys flour from Stone Mill. What hours is it open?"
+    )
+    judge = _chain(question)
+    step = _call("bakery_record", {"bakery": "Rye Lane Bakery"})
+    assert judge.of_its_kind(step) == ("visiting_hours", {"place": "Rye Lane Bakery"})
+    # once the hours are in, the bakery's record is a step of nothing: the fitting call again
+    asked = {
+        "role": "assistant",
+        "content": "",
+        "tool_calls": [
+            {"id": "v", "type": "function", **_call("visiting_hours", {"place": "Rye Lane Bakery"})}
+        ],
+    }
+    later = _chain(question, asked, {"role": "tool", "tool_call_id": "v", "content": "08:30–14:30"})
+    moved = later.of_its_kind(step)
+    assert moved is not None and later.history.redundant(_call(moved[0], moved[1])), moved
+    # a tool of people is no tool of any place: the owner is looked up through the bakery
+    owner = _chain("What year was the owner of the bakery that buys Stone Mill's flour born?")
+    assert owner.of_its_kind(step) is None
+    off = _chain(question, policy=ToolPolicy(chain_end_fits_asked=False, named_kinds=False))
+    assert off.of_its_kind(step) is None

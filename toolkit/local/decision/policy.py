@@ -744,6 +744,12 @@ class ToolPolicy:
             one with a value nobody gave: the small model wrote
             ``opening_hours(place="What")`` for "… What hours is that garden open?", and the
             refusal sent it through three tools.
+        chain_end_fits_asked: In a question in Latin letters, a chain's step to the thing a
+            record names is asked of the tool taking any place or thing by name (not a tool
+            of people) whose own words the sentence that asks fits, rather than the tool of
+            the thing's kind: "I'd like to visit whichever garden grows the plant fibre for
+            Vellow Paper Mill. What hours is that garden open?" had gone from the mill's
+            record to the herb gardens' record, and answered "open from 2001 to 2001".
         english_chains_asked: After a chain's last step in a question in Latin letters, the
             number the question asks for is the last record's whose label it says, the words
             of the label the chain led under aside
@@ -1057,6 +1063,7 @@ class ToolPolicy:
     listed_values: bool = True
     asked_words_pick_tool: bool = True
     english_chains_asked: bool = True
+    chain_end_fits_asked: bool = True
     question_words_no_values: bool = True
     one_line_recitals: bool = True
     extras_judged: bool = True

@@ -86,7 +86,7 @@ from toolkit.local.decision.numbers import (
     stated_times,
     ungrounded_numbers,
 )
-from toolkit.local.decision.phrases import in_another_script, writes_spaceless
+from toolkit.local.decision.phrases import asking_sentence, in_another_script, writes_spaceless
 from toolkit.local.decision.places import unplaced_texts
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.records import name_parts, name_words, root, stem, without_kind
@@ -855,6 +855,10 @@ class CallJudge:
         fitting = self.fitting_tool(tool, arguments)
         if fitting is not None:  # the question's words ask for this tool's answer, or another's
             return None if fitting[0] == tool else fitting
+        if self._linked_value(arguments):  # a chain's step: asked of the tool the ask fits
+            moved = self._asked_of_fitting(tool, arguments, made_too=True)
+            if moved[0] != tool:  # made already: a step of nothing, the answer is there
+                return moved
         if not self.policy.named_kinds:
             return None
         key = self.lookups.get(tool)
@@ -1408,9 +1412,61 @@ class CallJudge:
                 past_asked=self.policy.records_pointed_past,
                 lone_links=self.policy.lone_links_followed,
             )
+            if resumed is not None:
+                resumed = self._asked_of_fitting(*resumed)
         return resumed
 
+    def _linked_value(self, arguments: Mapping[str, Any]) -> bool:
+        """Whether a call's one text value is a name a result of the turn gives and the
+        question does not: a chain's later step."""
+        texts = [v for v in arguments.values() if isinstance(v, str) and len(v.strip()) >= 3]
+        if (
+            len(texts) != 1
+            or len(arguments) != 1
+            or texts[0].casefold() in self.question.casefold()
+        ):
+            return False
+        return any(r is not None and texts[0] in r for r in self.turn_results)
 
+    def _asked_of_fitting(
+        self, tool: str, arguments: dict[str, Any], *, made_too: bool = False
+    ) -> tuple[str, dict]:
+        """A chain's step to a thing a record names, asked of the tool that takes any place or
+        thing by its name whose own words the sentence that asks fits
+        (:attr:`~ToolPolicy.chain_end_fits_asked`,
+        :func:`~toolkit.local.decision.fitting.fitting_tool`): "What hours is that garden
+        open?" of the garden a paper mill's record names is ``opening_hours(place=…)``, not
+        the gardens' record. A tool of people stays out of it: the owner of a rope walk is
+        no person to look up by the rope walk's name. The step as it was otherwise, or when
+        that call was made already (unless ``made_too``: the caller reads it as a step of
+        nothing)."""
+        if not self.policy.chain_end_fits_asked:
+            return tool, arguments
+        tools = one_name_tools(self.schemas)
+        key = tools.get(tool)
+        value = arguments.get(key) if key is not None else None
+        if not isinstance(value, str) or writes_spaceless(self.question):
+            return tool, arguments
+        asking = asking_sentence(self.question)
+        asked = asked_terms(asking, [value, *self.stated_names], tools)
+        fitting = fitting_tool(asked, tools, self.descriptions, self.schemas)
+        if fitting is None or fitting == tool:
+            return tool, arguments
+        taken = set(re.findall(r"[a-z]+", tools[fitting].casefold()))
+        if not taken & _ANY_THING_KEYS or _PEOPLE_TOOL.search(f"{fitting} {tools[fitting]}"):
+            return tool, arguments
+        call = {"function": {"name": fitting, "arguments": json.dumps({tools[fitting]: value})}}
+        if self.history.redundant(call) and not made_too:
+            return tool, arguments
+        return fitting, {tools[fitting]: value}
+
+
+#: Parameter words of a tool that takes any place or thing by its name (``opening_hours(place)``).
+_ANY_THING_KEYS = frozenset(
+    "place location site venue name title attraction facility establishment business".split()
+)
+#: The words of a lookup of people, in its name or its key's ("person_profile(full_name)").
+_PEOPLE_TOOL = re.compile(r"person|people|full_?name|employee|biograph|staff|member", re.I)
 #: Words that ask or point, alone no value of anything ("What", "Which", "哪家").
 _QUESTION_WORDS = frozenset(
     "what which who whom whose where when why how whichever whatever "
