@@ -128,10 +128,10 @@ def test_a_lookup_of_a_name_given_goes_to_the_tool_the_question_fits():
 def test_a_question_of_one_name_may_ask_of_the_thing_it_leads_to():
     # a chain: the bakery's record names its baker, whose birth year is asked
     judge = _judge("What is the birth year of the head baker at Rye Lane Bakery?")
-    assert judge.fitting_tool("bakery_record", {"bakery": "Rye Lane Bakery"}) is None
+    assert judge.fitting_call("bakery_record", {"bakery": "Rye Lane Bakery"}) is None
     # a value the question does not give is no name of it
     judge = _judge("What are the tasting hours of Rye Lane Bakery and Crumb Hall Bakery?")
-    assert judge.fitting_tool("bakery_record", {"bakery": "Stone Mill"}) is None
+    assert judge.fitting_call("bakery_record", {"bakery": "Stone Mill"}) is None
 
 
 def test_a_question_word_alone_is_no_value():

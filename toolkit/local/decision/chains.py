@@ -82,6 +82,7 @@ from toolkit.local.decision.records import (
 )
 
 __all__ = [
+    "PEOPLE",
     "chinese_links",
     "doubled_in_place",
     "failed_step_to_resume",
@@ -584,7 +585,7 @@ def _chinese_link(
     not followed again: the sister cave's own record names its sister too.
 
     A question that speaks of a thing of the name's kind after "的" ("鼠尾溪香草园的合作猎鹰
-    中心", :data:`_POSSESSED`) points at it as well (:attr:`~ToolPolicy.lone_links_followed`).
+    中心", :func:`_possessed`) points at it as well (:attr:`~ToolPolicy.lone_links_followed`).
     And when the record leads nowhere else — one link, not followed yet — that link is the
     way on, to a tool no call of the turn answered yet (``used``): "清水弦乐坊的首席制琴师当年
     是在哪家琴坊学的手艺？" over a workshop's record whose one link is its master luthier
@@ -595,7 +596,7 @@ def _chinese_link(
         if value.casefold() not in asked and label not in followed and value not in question
     ]
     asking = asking_sentence(question)
-    possessed = [value for _, value in links if _possessed(value, question)] if lone else []
+    possessed = lone and any(_possessed(value, question) for _, value in links)
     if not (refers_back(question) or _UNNAMED_ZH.search(question) or possessed):
         return None
     said = set(glossed_terms(asking))
@@ -612,7 +613,7 @@ def _chinese_link(
         return None
     name = found[0]
     tool = kind_of(name, lookups)
-    people = [t for t in lookups if t not in passed and _PEOPLE.search(f"{t} {lookups[t]}")]
+    people = [t for t in lookups if t not in passed and PEOPLE.search(f"{t} {lookups[t]}")]
     if tool is None and "·" in name and len(people) == 1:  # "伊内丝·哈尔瓦德": a person's
         tool = people[0]
     if tool is None and pick is not None and not lone_way:
@@ -635,7 +636,7 @@ def _possessed(value: str, question: str) -> bool:
 
 
 #: The words of a lookup of people, in its name or its key's ("person_profile(full_name)").
-_PEOPLE = re.compile(r"person|people|full_?name|employee|biograph", re.IGNORECASE)
+PEOPLE = re.compile(r"person|people|full_?name|employee|biograph", re.IGNORECASE)
 
 
 def _lone_number_asked(record: str, asking: str) -> bool:

@@ -116,7 +116,6 @@ from toolkit.local.decision.records import (
     asked_year,
     labelled_numbers,
     labelled_texts,
-    name_words,
     record_name,
 )
 from toolkit.local.decision.retries import renamed_failures, rerouted_failures
@@ -711,8 +710,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             if text.strip().casefold() == texts[0].strip().casefold()
             for w in re.findall(r"[a-z]+", label.casefold())
         }
-        tool_words = {w for name in self.job.tool_names for w in name_words(name)}
-        return asked_number(record, question, tool_words | way)
+        return asked_number(record, question, self._tool_words() | way)
 
     def _names_step(self, record: str, tool: str, name: str) -> bool:
         """Whether an earlier record named the thing a later step looked up: as a thing of
@@ -1177,8 +1175,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         parts = asked_parts(last_question(self.job.messages))
         if parts < 2:
             return []
-        turn = self.job.messages[turn_start(self.job.messages) :]
-        texts = [content_text(m.get("content")).strip() for m in turn if m.get("role") == "tool"]
+        texts = self._turn_results()
         numbers = [t for t in texts if not is_error(t) and result_spellings(t)]
         if len(numbers) < parts or numbers[-1] != result.strip():
             return []
@@ -1267,13 +1264,18 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
             return None
         return number
 
+    def _turn_results(self) -> list[str]:
+        """The texts of this turn's tool results, stripped."""
+        turn = self.job.messages[turn_start(self.job.messages) :]
+        return [content_text(m.get("content")).strip() for m in turn if m.get("role") == "tool"]
+
     def _asked_of(self, records: Sequence[str], *, picks: bool = False) -> list[str | None]:
         """The number each record gives for the label the question names (its English reading
         for a Chinese question), the words of the offered tools' names naming things; with
         ``picks`` (the question asks for a number of each record), a Chinese question's
         field as the model picks it first (:meth:`~FieldReader.picked_number`: the reading is
         asked for only when the model picks none)."""
-        tool_words = {w for name in self.job.tool_names for w in name_words(name)}
+        tool_words = self._tool_words()
         question = last_question(self.job.messages)
         asking: str | None = None  # the reading's sentence that asks, not the way there
         found: list[str | None] = []
@@ -1298,8 +1300,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         it; else nothing."""
         if not self.policy.answer_in_sentences:
             return []
-        turn = self.job.messages[turn_start(self.job.messages) :]
-        results = [content_text(m.get("content")).strip() for m in turn if m.get("role") == "tool"]
+        results = self._turn_results()
         lines = [line.strip() for line in answer.splitlines() if line.strip()]
         whole = [any(line in r and len(line) >= 0.8 * len(r) for r in results) for line in lines]
         recited = self.policy.one_line_recitals and _recites(answer, results)
@@ -1315,9 +1316,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         """This turn's results written "name: what it says" each, listed as the question's
         language lists ("Cloudstep Terrace (open to visitors 08:00–17:30), …"); ``None``
         when a result is not so written."""
-        turn = self.job.messages[turn_start(self.job.messages) :]
-        results = [content_text(m.get("content")).strip() for m in turn if m.get("role") == "tool"]
-        entries = [re.match(r"([^:：\n]{2,80}?)\s*[:：]\s*(\S.*)", r) for r in results]
+        entries = [re.match(r"([^:：\n]{2,80}?)\s*[:：]\s*(\S.*)", r) for r in self._turn_results()]
         if len(entries) < 2 or any(e is None or "\n" in e[2] for e in entries):
             return None
         question = last_question(self.job.messages)
@@ -1458,8 +1457,9 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
                 )
             )
             rewritten = "".join(e.text for e in events if isinstance(e, ContentDelta))
-            kept = len(set(said_numbers(rewritten))) >= len(set(said_numbers(written)))
-            if not self.policy.one_line_recitals:
+            if self.policy.one_line_recitals:  # every number the copied answer stated
+                kept = len(set(said_numbers(rewritten))) >= len(set(said_numbers(written)))
+            else:
                 kept = bool(said_numbers(rewritten))
             if kept or not said_numbers(written):
                 self.used += generation.completion_tokens

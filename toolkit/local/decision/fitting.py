@@ -15,6 +15,7 @@ time").
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -87,20 +88,26 @@ def one_name_tools(schemas: Mapping[str, Any]) -> dict[str, str]:
     return found
 
 
+@functools.cache
 def _own_terms(
-    tool: str, key: str, description: str, schema: Mapping[str, Any] | None
-) -> tuple[set[str], set[str]]:
-    """What a tool says of its answer, in its name and in its description: their terms but
-    those of the thing it takes (the parameter's name and what its description says of it)
-    and those of a span of time."""
+    tool: str, key: str, description: str, described: str
+) -> tuple[frozenset[str], frozenset[str]]:
+    """What a tool says of its answer, in its name and in its ``description``: their terms but
+    those of the thing it takes (the parameter's name and what its own description,
+    ``described``, says of it) and those of a span of time. Read once per tool, as every
+    call the turn judges asks again."""
     said, arguments = _sections(description)
-    described = str((((schema or {}).get("properties") or {}).get(key) or {}).get("description"))
     taken = _terms(key.replace("_", " ")) | _terms(described) | _PERIOD_TERMS
     for line in arguments.splitlines():
         if re.match(rf"\s*{re.escape(key)}\b", line):
             taken |= _terms(line)
     named = _terms(tool.replace("_", " ")) - taken
-    return named, _terms(said) - taken - named
+    return frozenset(named), frozenset(_terms(said) - taken - named)
+
+
+def _described(schema: Mapping[str, Any] | None, key: str) -> str:
+    """What a parameter's own description says (``"None"`` when it has none)."""
+    return str((((schema or {}).get("properties") or {}).get(key) or {}).get("description"))
 
 
 def asked_terms(question: str, names: Iterable[str], tools: Iterable[str] = ()) -> set[str]:
@@ -148,7 +155,8 @@ def fitting_tool(
         The tool, or ``None`` when none fits or several fit best.
     """
     own = {
-        t: _own_terms(t, key, descriptions.get(t) or "", schemas.get(t)) for t, key in tools.items()
+        t: _own_terms(t, key, descriptions.get(t) or "", _described(schemas.get(t), key))
+        for t, key in tools.items()
     }
     scores: dict[str, int] = {}
     for tool, (named, said) in own.items():

@@ -17,6 +17,7 @@ from typing import Any
 from toolkit.local.decision.arithmetic import Tools, arithmetic_tools
 from toolkit.local.decision.asking import asks_arithmetic, asks_unordered_difference
 from toolkit.local.decision.chains import (
+    PEOPLE,
     doubled_in_place,
     failed_step_to_resume,
     fields_in_place,
@@ -852,12 +853,12 @@ class CallJudge:
         if not self.auto:
             return None
         tool, arguments = call["function"]["name"], arguments_of(call)
-        fitting = self.fitting_tool(tool, arguments)
+        fitting = self.fitting_call(tool, arguments)
         if fitting is not None:  # the question's words ask for this tool's answer, or another's
             return None if fitting[0] == tool else fitting
         if self._linked_value(arguments):  # a chain's step: asked of the tool the ask fits
             moved = self._asked_of_fitting(tool, arguments, made_too=True)
-            if moved[0] != tool:  # made already: a step of nothing, the answer is there
+            if moved is not None:  # made already: a step of nothing, the answer is there
                 return moved
         if not self.policy.named_kinds:
             return None
@@ -875,7 +876,7 @@ class CallJudge:
             return None
         return kind, {lookups[kind]: value}
 
-    def fitting_tool(
+    def fitting_call(
         self, tool: str, arguments: Mapping[str, Any]
     ) -> tuple[str, dict[str, Any]] | None:
         """The call a lookup of one of the names the question gives is meant to be, by the
@@ -889,16 +890,15 @@ class CallJudge:
         alone."""
         if not self.policy.asked_words_pick_tool:
             return None
-        tools = one_name_tools(self.schemas)
-        key = tools.get(tool)
-        value = arguments.get(key) if key is not None else None
-        if not isinstance(value, str) or set(arguments) != {key} or len(value.strip()) < 2:
+        value = self._one_name(tool, arguments)
+        if value is None or set(arguments) != {self.one_name_tools[tool]}:
             return None
-        if value.strip().casefold() not in self.question.casefold():
+        if len(value.strip()) < 2 or value.strip().casefold() not in self.question.casefold():
             return None
         names = set(self.stated_names) | {value}
         if len({n.casefold() for n in names}) < 2:
             return None
+        tools = self.one_name_tools
         asked = asked_terms(self.question, names, tools)
         chinese = writes_spaceless(self.question)
         fitting = fitting_tool(asked, tools, self.descriptions, self.schemas, names_only=chinese)
@@ -907,11 +907,24 @@ class CallJudge:
         return fitting, {tools[fitting]: value}
 
     @functools.cached_property
+    def one_name_tools(self) -> dict[str, str]:
+        """The offered tools that take one name or place alone, each with its parameter
+        (:func:`~toolkit.local.decision.fitting.one_name_tools`)."""
+        return one_name_tools(self.schemas)
+
+    def _one_name(self, tool: str, arguments: Mapping[str, Any]) -> str | None:
+        """The text a call of a tool that takes one name gives it; ``None`` for another
+        tool, or a value that is no text."""
+        key = self.one_name_tools.get(tool)
+        value = arguments.get(key) if key is not None else None
+        return value if isinstance(value, str) else None
+
+    @functools.cached_property
     def stated_names(self) -> list[str]:
         """The names the question gives: in capitals, or of a lookup's kind
-        (:func:`~toolkit.local.decision.kinds.named_things`)."""
+        (:attr:`named_names`)."""
         found = [] if writes_spaceless(self.question) else names_in_capitals(self.question)
-        return found + [name for name, _ in named_things(self.question, self.lookups)]
+        return found + sorted(self.named_names)
 
     def _thing_asked_elsewhere(
         self, tool: str, arguments: dict[str, Any]
@@ -1413,7 +1426,7 @@ class CallJudge:
                 lone_links=self.policy.lone_links_followed,
             )
             if resumed is not None:
-                resumed = self._asked_of_fitting(*resumed)
+                resumed = self._asked_of_fitting(*resumed) or resumed
         return resumed
 
     def _linked_value(self, arguments: Mapping[str, Any]) -> bool:
@@ -1430,34 +1443,33 @@ class CallJudge:
 
     def _asked_of_fitting(
         self, tool: str, arguments: dict[str, Any], *, made_too: bool = False
-    ) -> tuple[str, dict]:
+    ) -> tuple[str, dict[str, Any]] | None:
         """A chain's step to a thing a record names, asked of the tool that takes any place or
         thing by its name whose own words the sentence that asks fits
         (:attr:`~ToolPolicy.chain_end_fits_asked`,
         :func:`~toolkit.local.decision.fitting.fitting_tool`): "What hours is that garden
         open?" of the garden a paper mill's record names is ``opening_hours(place=…)``, not
         the gardens' record. A tool of people stays out of it: the owner of a rope walk is
-        no person to look up by the rope walk's name. The step as it was otherwise, or when
-        that call was made already (unless ``made_too``: the caller reads it as a step of
-        nothing)."""
-        if not self.policy.chain_end_fits_asked:
-            return tool, arguments
-        tools = one_name_tools(self.schemas)
-        key = tools.get(tool)
-        value = arguments.get(key) if key is not None else None
-        if not isinstance(value, str) or writes_spaceless(self.question):
-            return tool, arguments
+        no person to look up by the rope walk's name. ``None`` when the step stays as it is,
+        or when that call was made already (unless ``made_too``: the caller reads it as a
+        step of nothing)."""
+        if not self.policy.chain_end_fits_asked or writes_spaceless(self.question):
+            return None
+        value = self._one_name(tool, arguments)
+        if value is None:
+            return None
+        tools = self.one_name_tools
         asking = asking_sentence(self.question)
         asked = asked_terms(asking, [value, *self.stated_names], tools)
         fitting = fitting_tool(asked, tools, self.descriptions, self.schemas)
         if fitting is None or fitting == tool:
-            return tool, arguments
+            return None
         taken = set(re.findall(r"[a-z]+", tools[fitting].casefold()))
         if not taken & _ANY_THING_KEYS or _PEOPLE_TOOL.search(f"{fitting} {tools[fitting]}"):
-            return tool, arguments
+            return None
         call = {"function": {"name": fitting, "arguments": json.dumps({tools[fitting]: value})}}
         if self.history.redundant(call) and not made_too:
-            return tool, arguments
+            return None
         return fitting, {tools[fitting]: value}
 
 
@@ -1465,8 +1477,9 @@ class CallJudge:
 _ANY_THING_KEYS = frozenset(
     "place location site venue name title attraction facility establishment business".split()
 )
-#: The words of a lookup of people, in its name or its key's ("person_profile(full_name)").
-_PEOPLE_TOOL = re.compile(r"person|people|full_?name|employee|biograph|staff|member", re.I)
+#: The words of a lookup of people (:data:`~toolkit.local.decision.chains.PEOPLE`), and of
+#: a tool of a place's staff or members.
+_PEOPLE_TOOL = re.compile(rf"{PEOPLE.pattern}|staff|member", re.IGNORECASE)
 #: Words that ask or point, alone no value of anything ("What", "Which", "哪家").
 _QUESTION_WORDS = frozenset(
     "what which who whom whose where when why how whichever whatever "
