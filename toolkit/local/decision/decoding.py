@@ -1316,7 +1316,7 @@ class _Decoder(CallWriter, PlanWriter, FieldReader):
         """This turn's results written "name: what it says" each, listed as the question's
         language lists ("Cloudstep Terrace (open to visitors 08:00–17:30), …"); ``None``
         when a result is not so written."""
-        entries = [re.match(r"([^:：\n]{2,80}?)\s*[:：]\s*(\S.*)", r) for r in self._turn_results()]
+        entries = [_NAMED_RESULT.match(r) for r in self._turn_results()]
         if len(entries) < 2 or any(e is None or "\n" in e[2] for e in entries):
             return None
         question = last_question(self.job.messages)
@@ -1597,6 +1597,11 @@ _WRITTEN_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 _CALL_OPENING = re.compile(r"\{\s*[\"']")
 #: A letter of any script: a word's mark in a text answer.
 _LETTER = re.compile(r"[^\W\d_]")
+
+
+#: A result written "name: what it says", what it says to its end, lines and all (a result
+#: of several lines is no entry of a one-line list).
+_NAMED_RESULT = re.compile(r"([^:：\n]{2,80}?)\s*[:：]\s*(\S.*)", re.DOTALL)
 
 
 def _recites(answer: str, results: Sequence[str]) -> bool:
