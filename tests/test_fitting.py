@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+from helpers import typed_tool
+
 from toolkit.local.decision.fitting import asked_terms, fitting_tool, one_name_tools
 from toolkit.local.decision.policy import ToolPolicy
 from toolkit.local.decision.turn import CallJudge
@@ -13,18 +15,9 @@ from toolkit.local.format.job import ChatJob
 
 def _tool(name: str, key: str, description: str) -> dict:
     """An offered tool taking one name, its description a docstring's sections."""
-    return {
-        "type": "function",
-        "function": {
-            "name": name,
-            "description": description,
-            "parameters": {
-                "type": "object",
-                "properties": {key: {"type": "string"}},
-                "required": [key],
-            },
-        },
-    }
+    offered = typed_tool(name, **{key: "string"})
+    offered["function"]["description"] = description
+    return offered
 
 
 _BAKERIES = [
